@@ -1,0 +1,1 @@
+"""Private, on-device email and document assistant built on Test-Time RAG."""

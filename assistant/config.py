@@ -1,0 +1,133 @@
+"""Settings: small frozen value objects read from ``config.toml`` in the user's config folder.
+
+The folders come from :func:`config_dir` and :func:`data_dir`; the environment variables
+``ASSISTANT_CONFIG_DIR`` and ``ASSISTANT_DATA_DIR`` override them (tests set them). The settings file
+never holds a secret (passwords live in the OS keyring only).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+
+from assistant.errors import ConfigError
+
+APP_NAME = "assistant"
+
+# Defaults of the method (Test-Time RAG, DESIGN §1) unless a measurement on our data says otherwise.
+DEFAULT_CHUNK_TOKENS = 200
+DEFAULT_PREFILTER_TOP_K = 10
+DEFAULT_SHORTLIST = 20
+DEFAULT_CE_TOP_K = 3
+DEFAULT_MAX_REWRITES = 3
+DEFAULT_FALLBACK_TOP_K = 10
+
+CeMode = Literal["alone", "fused", "off"]
+Fusion = Literal["rrf", "dense", "bm25"]
+
+
+@dataclass(frozen=True)
+class PipelineOptions:
+    """Hyperparameters of the TTRAG pipeline (DESIGN §1-§2); every one is a setting.
+
+    Attributes:
+        chunk_tokens: chunk size in encoder tokens (paper: ~200).
+        shortlist: BM25 candidates re-scored densely (DESIGN §2: 10-20; more buys nothing).
+        fusion: how BM25 and dense scores combine on the shortlist: reciprocal-rank fusion,
+            dense cosine alone, or BM25 alone (no embedding model).
+        prefilter_top_k: chunks the pre-filter keeps (paper: 10).
+        ce_mode: how conditional-embedding similarity ranks the candidates: ``alone`` (the paper),
+            ``fused`` with the pre-filter score (z-scored, weight ``ce_weight``) or ``off``.
+        ce_weight: weight of the CE score in ``fused`` mode, in [0, 1].
+        ce_top_k: chunks passed to the reader (paper: 3).
+        max_rewrites: query rewrites before falling back (paper: 3).
+        rewrite_prefilter: re-run the pre-filter with the rewritten query (lets a second hop in).
+        fallback_top_k: chunks of the original query's pre-filter used when nothing was found (paper: 10).
+        router: ask the LLM router for a compute category (else always question answering).
+        max_answer_tokens: cap on generated tokens per answer.
+    """
+
+    chunk_tokens: int = DEFAULT_CHUNK_TOKENS
+    shortlist: int = DEFAULT_SHORTLIST
+    fusion: Fusion = "rrf"
+    prefilter_top_k: int = DEFAULT_PREFILTER_TOP_K
+    ce_mode: CeMode = "fused"
+    ce_weight: float = 0.25
+    ce_top_k: int = DEFAULT_CE_TOP_K
+    max_rewrites: int = DEFAULT_MAX_REWRITES
+    rewrite_prefilter: bool = True
+    fallback_top_k: int = DEFAULT_FALLBACK_TOP_K
+    router: bool = True
+    max_answer_tokens: int = 256
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """Which models to load. Paths are files/folders on disk; None means the bundled default.
+
+    Attributes:
+        llm: ``"bundled"`` (Qwen2.5-Coder-1.5B Q4_K_M), ``"fast"`` (SmolLM2-135M) or a GGUF path.
+        encoder_dir: BERT-family encoder folder for conditional embeddings (DistilBERT works).
+        embedder_dir: sentence-transformers folder for the pre-filter.
+        threads: CPU threads for torch and llama.cpp (0 = all cores).
+        n_ctx: LLM context window in tokens.
+    """
+
+    llm: str = "bundled"
+    encoder_dir: str | None = None
+    embedder_dir: str | None = None
+    threads: int = 0
+    n_ctx: int = 4096
+
+
+@dataclass(frozen=True)
+class Settings:
+    """All settings. Build with :func:`load_settings`; change with :func:`dataclasses.replace`."""
+
+    models: ModelSettings = field(default_factory=ModelSettings)
+    pipeline: PipelineOptions = field(default_factory=PipelineOptions)
+
+
+def config_dir() -> Path:
+    """The user's config folder (``ASSISTANT_CONFIG_DIR`` overrides)."""
+    env = os.environ.get("ASSISTANT_CONFIG_DIR")
+    return Path(env) if env else Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def data_dir() -> Path:
+    """The user's data folder, for assembled models and the mail cache (``ASSISTANT_DATA_DIR`` overrides)."""
+    env = os.environ.get("ASSISTANT_DATA_DIR")
+    return Path(env) if env else Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def _build(cls: type[Any], table: dict[str, Any], where: str) -> Any:
+    names = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(table) - set(names))
+    if unknown:
+        raise ConfigError(f"unknown setting(s) {', '.join(unknown)} in [{where}]; remove them")
+    return cls(**table)
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read settings from ``path`` (default ``config_dir()/config.toml``); a missing file gives defaults.
+
+    Raises:
+        ConfigError: the file is not valid TOML or names an unknown setting.
+    """
+    path = path or config_dir() / "config.toml"
+    if not path.exists():
+        return Settings()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not valid TOML ({exc}); fix or delete it") from exc
+    return Settings(
+        models=_build(ModelSettings, raw.get("models", {}), "models"),
+        pipeline=_build(PipelineOptions, raw.get("pipeline", {}), "pipeline"),
+    )

@@ -1,0 +1,99 @@
+"""Documents to ~200-token chunks, measured with the encoder's tokenizer, cut at sentence boundaries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from assistant.records import Chunk, Document
+
+# A sentence ends after . ! ? (and closing quotes/brackets) followed by space, or at a line break.
+_BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))[ \t]+|\n+")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans ``[start, end)`` of the sentences (and lines) of ``text``; whitespace-only skipped."""
+    spans = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        if text[start:m.start()].strip():
+            spans.append((start, m.start()))
+        start = m.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, first_id: int = 0,
+                   progress: Callable[[int, int], None] | None = None) -> list[Chunk]:
+    """Cut ``doc`` into chunks of at most ``chunk_tokens`` tokens (of ``tokenizer``, special tokens excluded).
+
+    Sentences are packed greedily (a paragraph break ends a chunk that is at least half full); a sentence
+    longer than a chunk is cut at token boundaries. Chunks never cross a document. Ids run from ``first_id``. ``progress(done, total)`` counts sentences.
+
+    Returns:
+        Chunks in document order, each with character offsets into ``doc.text`` and its page.
+    """
+    spans = sentence_spans(doc.text)
+    lengths = _token_lengths(tokenizer, [doc.text[s:e] for s, e in spans], progress)
+    chunks: list[Chunk] = []
+    cur_start: int | None = None
+    cur_end = 0
+    cur_tokens = 0
+
+    def flush() -> None:
+        nonlocal cur_start, cur_tokens
+        if cur_start is not None:
+            chunks.append(_make(doc, first_id + len(chunks), cur_start, cur_end, cur_tokens))
+        cur_start, cur_tokens = None, 0
+
+    prev_end = 0
+    for (start, end), n in zip(spans, lengths, strict=True):
+        # a paragraph break is a preferred cut once the chunk is half full
+        new_paragraph = _PARAGRAPH.search(doc.text, prev_end, start) is not None
+        prev_end = end
+        if new_paragraph and cur_tokens >= chunk_tokens // 2:
+            flush()
+        if n > chunk_tokens:
+            flush()
+            for s, e, k in _split_long(doc.text, start, end, tokenizer, chunk_tokens):
+                chunks.append(_make(doc, first_id + len(chunks), s, e, k))
+            continue
+        if cur_tokens + n > chunk_tokens:
+            flush()
+        if cur_start is None:
+            cur_start = start
+        cur_end, cur_tokens = end, cur_tokens + n
+    flush()
+    return chunks
+
+
+def _make(doc: Document, cid: int, start: int, end: int, n_tokens: int) -> Chunk:
+    return Chunk(id=cid, text=doc.text[start:end], source=doc.source, start=start, end=end,
+                 page=doc.page_at(start), n_tokens=n_tokens)
+
+
+def _token_lengths(tokenizer: Any, texts: Sequence[str],
+                   progress: Callable[[int, int], None] | None, batch: int = 4096) -> list[int]:
+    out: list[int] = []
+    for i in range(0, len(texts), batch):
+        ids = tokenizer(list(texts[i:i + batch]), add_special_tokens=False, return_attention_mask=False,
+                        return_token_type_ids=False)["input_ids"]
+        out.extend(len(x) for x in ids)
+        if progress:
+            progress(min(i + batch, len(texts)), len(texts))
+    return out
+
+
+def _split_long(text: str, start: int, end: int, tokenizer: Any,
+                chunk_tokens: int) -> list[tuple[int, int, int]]:
+    """Cut ``text[start:end]`` every ``chunk_tokens`` tokens, at token boundaries; (start, end, n)."""
+    enc = tokenizer(text[start:end], add_special_tokens=False, return_offsets_mapping=True)
+    offsets = enc["offset_mapping"]
+    out = []
+    for i in range(0, len(offsets), chunk_tokens):
+        piece = offsets[i:i + chunk_tokens]
+        out.append((start + piece[0][0], start + piece[-1][1], len(piece)))
+    return out

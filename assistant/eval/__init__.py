@@ -1,0 +1,1 @@
+"""Evaluation: long-context tasks built from real QA data, baselines and metrics (used by benchmarks/)."""

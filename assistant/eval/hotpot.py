@@ -1,0 +1,78 @@
+"""The HotpotQA haystack (DESIGN §1): every question's paragraphs concatenated, shuffled, one long text.
+
+Each question is asked against the whole block; its 2 gold (``is_supporting``) paragraphs are tracked
+by character span so any chunking can be scored.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.records import Chunk, Document, Segment
+
+HOTPOT_FILE = "qa/hotpotqa_dev_distractor_500_ircot.jsonl"
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question with its gold answers and the character spans of its gold paragraphs in the haystack."""
+
+    id: str
+    text: str
+    answers: tuple[str, ...]
+    gold_spans: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Haystack:
+    """The long document and the questions asked against it."""
+
+    document: Document
+    questions: tuple[Question, ...]
+
+
+def load_rows(data_root: Path) -> list[dict[str, object]]:
+    """The raw HotpotQA rows (500)."""
+    with (data_root / HOTPOT_FILE).open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def build_haystack(data_root: Path, *, seed: int = 0, extra_texts: list[str] | None = None) -> Haystack:
+    """Unique paragraphs of all rows (``Title. text``), shuffled with ``seed``; optional filler appended
+    before shuffling (e.g. NQ passages, essays) to pass 1M tokens."""
+    rows = load_rows(data_root)
+    paragraphs: dict[tuple[str, str], int] = {}
+    order: list[str] = []
+    for row in rows:
+        for ctx in row["contexts"]:  # type: ignore[union-attr]
+            key = (ctx["title"], ctx["paragraph_text"].strip())
+            if key not in paragraphs:
+                paragraphs[key] = len(order)
+                order.append(f"{key[0]}. {key[1]}")
+    texts = order + list(extra_texts or [])
+    perm = list(range(len(texts)))
+    random.Random(seed).shuffle(perm)
+    spans: dict[int, tuple[int, int]] = {}
+    parts, pos = [], 0
+    for idx in perm:
+        spans[idx] = (pos, pos + len(texts[idx]))
+        parts.append(texts[idx])
+        pos += len(texts[idx]) + 2
+    text = "\n\n".join(parts)
+    questions = []
+    for row in rows:
+        gold = tuple(spans[paragraphs[(c["title"], c["paragraph_text"].strip())]]
+                     for c in row["contexts"] if c.get("is_supporting"))  # type: ignore[union-attr]
+        answers = tuple(s for a in row["answers_objects"] for s in a["spans"])  # type: ignore[union-attr]
+        questions.append(Question(str(row["question_id"]), str(row["question_text"]), answers, gold))
+    doc = Document("hotpotqa-haystack.txt", text, (Segment(text),), (0,))
+    return Haystack(doc, tuple(questions))
+
+
+def is_gold(chunk: Chunk, span: tuple[int, int]) -> bool:
+    """True when ``chunk`` holds at least half of the gold paragraph ``span`` (or the chunk is inside it)."""
+    overlap = min(chunk.end, span[1]) - max(chunk.start, span[0])
+    return overlap >= min((span[1] - span[0]) / 2, (chunk.end - chunk.start) / 2)

@@ -1,0 +1,83 @@
+"""LLM backend on llama-cpp-python (GGUF files): streaming chat, JSON-schema constrained decoding."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import ModelError
+from assistant.models.base import GenerationRequest, Generator
+
+
+class LlamaGenerator(Generator):
+    """A GGUF model run by llama.cpp on the CPU.
+
+    The system prompt comes first and stays constant, so llama.cpp's prefix match reuses its KV cache
+    from the previous call (prefill is the dominant cost: ~40 tokens/s for the 1.5B model here).
+    """
+
+    def __init__(self, path: str | Path, *, n_ctx: int = 4096, threads: int = 0, seed: int = 0,
+                 cache_bytes: int = 512 << 20) -> None:
+        super().__init__()
+        from llama_cpp import Llama, LlamaRAMCache
+
+        self.path = Path(path)
+        check_gguf(self.path)
+        try:
+            self.llm = Llama(model_path=str(self.path), n_ctx=n_ctx, n_threads=threads or os.cpu_count(),
+                             seed=seed, verbose=False)
+        except (ValueError, RuntimeError) as exc:
+            raise ModelError(f"llama.cpp could not load {self.path}: {exc}") from exc
+        # Saved states keyed by token prefix: the router's fixed instructions, the system prompt and
+        # the passages of a previous call are not prefilled twice.
+        self.llm.set_cache(LlamaRAMCache(capacity_bytes=cache_bytes))
+        self.n_ctx = n_ctx
+        self._lock = threading.Lock()
+
+    def count_tokens(self, text: str) -> int:
+        """Exact token count of ``text`` for this model."""
+        return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        """See :meth:`Generator.stream`. Holds the model for the whole reply (one call at a time)."""
+        kwargs: dict[str, Any] = {}
+        if request.json_schema is not None:
+            kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
+        messages = [{"role": "system", "content": request.system},
+                    {"role": "user", "content": request.user}]
+        with self._lock:
+            t0 = time.perf_counter()
+            first: float | None = None
+            n_out = 0
+            try:
+                chunks = self.llm.create_chat_completion(
+                    messages=messages, stream=True, temperature=0.0, top_k=1,
+                    max_tokens=request.max_tokens, **kwargs)
+                for chunk in chunks:
+                    text = chunk["choices"][0]["delta"].get("content")  # type: ignore[index]
+                    if text:
+                        if first is None:
+                            first = time.perf_counter()
+                        n_out += 1
+                        yield text
+            except ValueError as exc:  # prompt longer than the context window
+                raise ModelError(f"the prompt does not fit the model's {self.n_ctx}-token context: {exc}") \
+                    from exc
+            finally:
+                prompt_tokens = max(0, self.llm.n_tokens - n_out)
+                self._record(request.purpose, prompt_tokens, n_out, t0, first)
+
+
+def check_gguf(path: Path) -> None:
+    """Raise :class:`ModelError` unless ``path`` is a readable file starting with the GGUF magic."""
+    try:
+        with path.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise ModelError(f"cannot read the model file {path}: {exc.strerror or exc}") from exc
+    if magic != b"GGUF":
+        raise ModelError(f"{path} is not a GGUF model file; choose a .gguf file (llama.cpp format)")

@@ -1,0 +1,86 @@
+"""Terminal rendering of the pipeline's event stream: tqdm progress bars on stderr, tokens on stdout."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any, TextIO
+
+from assistant.records import Event, Progress, TokenText, TraceStep
+
+STAGE_LABELS = {
+    "read": "Reading files", "chunk": "Chunking", "index": "BM25 index", "route": "Routing (LLM)",
+    "prefilter": "Pre-filter", "conditional": "Conditional re-rank", "generate": "Reading passages (LLM)",
+    "rewrite": "Rewriting query (LLM)", "needle_lookup": "Exact lookup", "counting": "Counting",
+    "summarization": "Picking passages", "assemble": "Assembling model", "verify": "Verifying sha256",
+}
+
+
+class TerminalRenderer:
+    """Receives events; one bar per running stage on stderr (hidden when stderr is not a terminal)."""
+
+    def __init__(self, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr, trace: bool = False,
+                 stream_tokens: bool = True) -> None:
+        self.out, self.err, self.trace, self.stream_tokens = out, err, trace, stream_tokens
+        self._bar: Any = None
+        self._stage = ""
+        self._streamed = False
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, Progress):
+            self._progress(event)
+        elif isinstance(event, TokenText):
+            self.close()
+            if self.stream_tokens:
+                self.out.write(event.text)
+                self.out.flush()
+                self._streamed = True
+        elif isinstance(event, TraceStep) and self.trace:
+            self.close()
+            self.err.write(format_trace(event) + "\n")
+
+    def _progress(self, event: Progress) -> None:
+        from tqdm import tqdm
+
+        if event.stage != self._stage or self._bar is None:
+            self.close()
+            self._stage = event.stage
+            self._bar = tqdm(total=event.total or None, desc=STAGE_LABELS.get(event.stage, event.stage),
+                             file=self.err, leave=False, disable=None, unit=event.unit or "it",
+                             unit_scale=event.unit == "B", dynamic_ncols=True)
+            self._t0 = time.perf_counter()
+        if event.total:
+            self._bar.total = event.total
+        self._bar.n = event.done
+        self._bar.refresh()
+        if event.total and event.done >= event.total:
+            self.close()
+
+    def close(self) -> None:
+        """Remove the current bar."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+            self._stage = ""
+
+    def end_answer(self) -> None:
+        """Finish the streamed answer line."""
+        self.close()
+        if self._streamed:
+            self.out.write("\n")
+            self.out.flush()
+            self._streamed = False
+
+
+def format_trace(event: TraceStep) -> str:
+    """One readable block for a trace step."""
+    d = dict(event.detail)
+    hits = d.pop("hits", None)
+    head = f"[trace] {event.stage}: " + ", ".join(f"{k}={v!r}" for k, v in d.items())
+    if not isinstance(hits, list):
+        return head
+    rows = []
+    for h in hits:
+        scores = " ".join(f"{k}={v}" for k, v in h.items() if k not in ("chunk", "page", "text"))
+        rows.append(f"    #{h['chunk']} p.{h['page']} {scores} | {str(h['text'])!r}")
+    return "\n".join([head, *rows])

@@ -1,0 +1,126 @@
+"""Frozen value records passed between the stages: documents, chunks, hits, answers, events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Route = Literal["question_answering", "needle_lookup", "counting", "summarization"]
+ROUTES: tuple[Route, ...] = ("question_answering", "needle_lookup", "counting", "summarization")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of extracted text with its location: ``page`` is 1-based (None when the format has none)."""
+
+    text: str
+    page: int | None = None
+    section: str | None = None
+
+
+@dataclass(frozen=True)
+class Document:
+    """Text of one file. ``segments[i]`` starts at character ``offsets[i]`` of ``text``."""
+
+    source: str
+    text: str
+    segments: tuple[Segment, ...]
+    offsets: tuple[int, ...]
+
+    def page_at(self, offset: int) -> int | None:
+        """Page (1-based) holding character ``offset`` of ``text``, or None."""
+        page = None
+        for start, seg in zip(self.offsets, self.segments, strict=True):
+            if start > offset:
+                break
+            page = seg.page
+        return page
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """~200-token piece of a document. ``start``/``end`` are character offsets in the document text."""
+
+    id: int
+    text: str
+    source: str
+    start: int
+    end: int
+    page: int | None = None
+    n_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A chunk with the scores each stage gave it (higher is better)."""
+
+    chunk: Chunk
+    score: float
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A cited passage: file, page, chunk offsets and a short quoted snippet."""
+
+    n: int
+    source: str
+    page: int | None
+    start: int
+    end: int
+    snippet: str
+    chunk_id: int
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token counts and times of one LLM call (seconds; prefill = time to the first token)."""
+
+    purpose: str
+    prompt_tokens: int
+    completion_tokens: int
+    prefill_s: float
+    total_s: float
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The result of one question: text, sources, route, rewrites, per-stage timings (s) and LLM usage."""
+
+    question: str
+    text: str
+    found: bool
+    route: str
+    sources: tuple[Source, ...]
+    rewrites: tuple[str, ...]
+    timings: dict[str, float]
+    usage: tuple[Usage, ...]
+    trace: tuple[dict[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Progress of a long stage: ``done`` of ``total`` units (total 0 = unknown)."""
+
+    stage: str
+    done: int
+    total: int
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class TokenText:
+    """A piece of the streamed answer."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """What one stage did, for ``--trace`` (candidates, scores, rewrites)."""
+
+    stage: str
+    detail: dict[str, object]
+
+
+Event = Progress | TokenText | TraceStep

@@ -1,0 +1,158 @@
+"""The facade the CLI and the GUI both call: load models once, open files into a session, ask.
+
+A :class:`Session` holds one in-memory context (chunks, BM25 index, cached embeddings) so follow-up
+questions reuse it; it is discarded with the session and never written anywhere.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assistant.config import Settings
+from assistant.documents import extract
+from assistant.errors import AssistantError, Cancelled, InputError
+from assistant.models import locate
+from assistant.models.base import ConditionalEncoder, Embedder, Generator
+from assistant.records import Answer, Document, Event, Progress
+from assistant.ttrag.context import Context, build_context
+from assistant.ttrag.pipeline import Models, ask
+
+
+class ModelStore:
+    """Loads each model lazily, once per process, from the paths the settings name."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._generator: Generator | None = None
+        self._embedder: Embedder | None = None
+        self._encoder: ConditionalEncoder | None = None
+        self._tokenizer: Any = None
+        self.load_seconds: dict[str, float] = {}
+
+    def _timed(self, name: str, load: Callable[[], Any]) -> Any:
+        """Run ``load`` and record its seconds (imports included) in :attr:`load_seconds`."""
+        t0 = time.perf_counter()
+        value = load()
+        self.load_seconds[name] = round(time.perf_counter() - t0, 3)
+        return value
+
+    def tokenizer(self) -> Any:
+        """The encoder's tokenizer (chunk sizes are measured with it)."""
+        with self._lock:
+            if self._tokenizer is None:
+                path = locate.encoder_dir(self.settings.models)
+                self._tokenizer = self._timed("tokenizer", lambda: _load_tokenizer(path))
+            return self._tokenizer
+
+    def generator(self) -> Generator:
+        """The LLM named by ``models.llm``."""
+        with self._lock:
+            if self._generator is None:
+                m = self.settings.models
+                path = locate.llm_path(m)
+                self._generator = self._timed("llm", lambda: _load_llm(path, m.n_ctx, m.threads))
+            return self._generator
+
+    def embedder(self) -> Embedder | None:
+        """The pre-filter embedder, or None when ``pipeline.fusion`` is ``bm25``."""
+        if self.settings.pipeline.fusion == "bm25":
+            return None
+        with self._lock:
+            if self._embedder is None:
+                path = locate.embedder_dir(self.settings.models)
+                self._embedder = self._timed("embedder", lambda: _load_embedder(
+                    path, self.settings.models.threads))
+            return self._embedder
+
+    def encoder(self) -> ConditionalEncoder | None:
+        """The conditional encoder, or None when ``pipeline.ce_mode`` is ``off``."""
+        if self.settings.pipeline.ce_mode == "off":
+            return None
+        with self._lock:
+            if self._encoder is None:
+                path = locate.encoder_dir(self.settings.models)
+                self._encoder = self._timed("encoder", lambda: _load_encoder(
+                    path, self.settings.models.threads))
+            return self._encoder
+
+    def models(self) -> Models:
+        """All three models for one ask (loading any not yet loaded)."""
+        return Models(self.generator(), self.embedder(), self.encoder())
+
+
+def _load_tokenizer(path: Path) -> Any:
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(path, local_files_only=True)
+
+
+def _load_llm(path: Path, n_ctx: int, threads: int) -> Generator:
+    from assistant.models.llama import LlamaGenerator
+
+    return LlamaGenerator(path, n_ctx=n_ctx, threads=threads)
+
+
+def _load_embedder(path: Path, threads: int) -> Embedder:
+    from assistant.models.embedder import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder(path, threads=threads)
+
+
+def _load_encoder(path: Path, threads: int) -> ConditionalEncoder:
+    from assistant.models.encoder import TransformersEncoder
+
+    return TransformersEncoder(path, threads=threads)
+
+
+@dataclass
+class OpenResult:
+    """Files that were read and, for each that was not, the reason."""
+
+    documents: list[Document]
+    failures: list[InputError] = field(default_factory=list)
+
+
+def read_files(paths: Sequence[str | Path], emit: Callable[[Event], None] = lambda e: None,
+               cancel: threading.Event | None = None) -> OpenResult:
+    """Extract every file; one bad file never stops the others."""
+    result = OpenResult([])
+    for i, path in enumerate(paths):
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        emit(Progress("read", i, len(paths), "files"))
+        try:
+            result.documents.append(extract(path))
+        except InputError as exc:
+            result.failures.append(exc)
+    emit(Progress("read", len(paths), len(paths), "files"))
+    return result
+
+
+class Session:
+    """One context (files read once) and its follow-up questions."""
+
+    def __init__(self, store: ModelStore, documents: Sequence[Document],
+                 emit: Callable[[Event], None] = lambda e: None) -> None:
+        if not documents:
+            raise AssistantError("nothing to read: no file could be opened")
+        self.store = store
+        tokenizer = store.tokenizer()
+        t0 = time.perf_counter()
+        self.context: Context = build_context(
+            documents, tokenizer, chunk_tokens=store.settings.pipeline.chunk_tokens,
+            progress=lambda stage, done, total: emit(Progress(stage, done, total)))
+        self.build_seconds = time.perf_counter() - t0
+
+    def ask(self, question: str, *, emit: Callable[[Event], None] = lambda e: None,
+            cancel: threading.Event | None = None) -> Answer:
+        """Answer ``question`` over this session's context (see :func:`assistant.ttrag.pipeline.ask`)."""
+        if not question.strip():
+            raise AssistantError("the question is empty; type a question about the file(s)")
+        return ask(self.context, question, self.store.models(), self.store.settings.pipeline,
+                   emit=emit, cancel=cancel)

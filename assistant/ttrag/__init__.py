@@ -1,0 +1,1 @@
+"""Test-Time RAG: router, pre-filter, conditional embeddings, query rewriting, generation (DESIGN §1)."""

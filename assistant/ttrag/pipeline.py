@@ -1,0 +1,219 @@
+"""The TTRAG pipeline (DESIGN §1): route, pre-filter, conditional re-rank, rewrite loop, generate.
+
+Everything runs at question time over the in-memory :class:`Context`; the stages report progress and
+trace events through ``emit`` and check ``cancel`` between steps.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from assistant.config import PipelineOptions
+from assistant.errors import Cancelled
+from assistant.models.base import ConditionalEncoder, Embedder, GenerationRequest, Generator
+from assistant.records import Answer, Chunk, Event, Hit, Progress, TokenText, TraceStep
+from assistant.ttrag import conditional, prefilter, router
+from assistant.ttrag.compute import counting, needle, summarize
+from assistant.ttrag.context import Context
+from assistant.ttrag.generate import cite, is_not_found, stream_answer
+from assistant.ttrag.prompts import SYSTEM, summary_prompt
+from assistant.ttrag.rewrite import rewrite_query
+
+NOT_FOUND_TEXT = "Not found in the document(s): none of the passages read answers this question."
+
+
+@dataclass
+class Models:
+    """The models one ask uses; the embedder and encoder may be None (BM25-only / CE off)."""
+
+    generator: Generator
+    embedder: Embedder | None
+    encoder: ConditionalEncoder | None
+
+
+@dataclass
+class _Run:
+    emit: Callable[[Event], None]
+    cancel: threading.Event
+    timings: dict[str, float] = field(default_factory=dict)
+    trace: list[dict[str, object]] = field(default_factory=list)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        if self.cancel.is_set():
+            raise Cancelled()
+        self.emit(Progress(name, 0, 1))
+        t0 = time.perf_counter()
+        yield
+        self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
+        self.emit(Progress(name, 1, 1))
+
+    def note(self, stage: str, **detail: object) -> None:
+        self.trace.append({"stage": stage, **detail})
+        self.emit(TraceStep(stage, detail))
+
+    def text(self, piece: str) -> None:
+        if self.cancel.is_set():
+            raise Cancelled()
+        self.timings.setdefault("first_token", time.perf_counter() - self.t0)
+        self.emit(TokenText(piece))
+
+    t0: float = 0.0
+
+
+def _hits_view(hits: list[Hit]) -> list[dict[str, object]]:
+    return [{"chunk": h.chunk.id, "page": h.chunk.page, "score": round(h.score, 4),
+             **{k: round(v, 4) for k, v in h.scores.items()}, "text": h.chunk.text[:80]} for h in hits]
+
+
+def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | None = None, *,
+        emit: Callable[[Event], None] = lambda e: None, cancel: threading.Event | None = None) -> Answer:
+    """Answer ``question`` from the context.
+
+    Args:
+        ctx: chunks, BM25 index and cached embeddings of the session.
+        question: the user's question (generation always receives this original text).
+        models: generator, embedder, conditional encoder.
+        options: hyperparameters (defaults: the paper's, except where DESIGN §2 measured otherwise).
+        emit: receives :class:`Progress`, :class:`TokenText` and :class:`TraceStep` events.
+        cancel: set it from another thread to stop at the next step.
+
+    Returns:
+        The :class:`Answer`; ``found`` is False when the documents do not contain the answer.
+
+    Raises:
+        Cancelled: ``cancel`` was set.
+        ModelError: a model failed (e.g. the prompt does not fit its context).
+    """
+    opts = options or PipelineOptions()
+    run = _Run(emit, cancel or threading.Event())
+    run.t0 = time.perf_counter()
+    usage_start = len(models.generator.usage)
+    decision = router.Decision("question_answering", "", "", fallback=False)
+    if opts.router:
+        with run.stage("route"):
+            decision = router.route(models.generator, question)
+        run.note("route", route=decision.route, target=decision.target, raw=decision.raw,
+                 fallback=decision.fallback)
+    answer: tuple[str, bool, list[Chunk], list[str]] | None = None
+    if decision.route == "needle_lookup":
+        answer = _needle(ctx, decision.target, run)
+    elif decision.route == "counting":
+        answer = _count(ctx, decision.target, run)
+    elif decision.route == "summarization":
+        answer = _summarize(ctx, decision.target, models, opts, run)
+    if answer is None:
+        answer = _question_answering(ctx, question, models, opts, run)
+        route_taken = "question_answering"
+    else:
+        route_taken = decision.route
+    text, found, chunks, rewrites = answer
+    run.timings["total"] = time.perf_counter() - run.t0
+    return Answer(question=question, text=text, found=found, route=route_taken,
+                  sources=tuple(cite(chunks, text, question)), rewrites=tuple(rewrites),
+                  timings={k: round(v, 4) for k, v in run.timings.items()},
+                  usage=tuple(models.generator.usage[usage_start:]), trace=tuple(run.trace))
+
+
+def _question_answering(ctx: Context, question: str, models: Models, opts: PipelineOptions,
+                        run: _Run) -> tuple[str, bool, list[Chunk], list[str]]:
+    """TTRAG Algorithm 1: CE top-k, answer-or-rewrite up to ``max_rewrites`` times, then top-10 fallback."""
+    with run.stage("prefilter"):
+        original = prefilter.prefilter(ctx, question, models.embedder, shortlist=opts.shortlist,
+                                       fusion=opts.fusion, top_k=opts.prefilter_top_k)
+    run.note("prefilter", query=question, hits=_hits_view(original))
+    candidates, query, rewrites = original, question, []
+    seen = {question.strip().lower()}
+    for attempt in range(opts.max_rewrites + 1):
+        with run.stage("conditional"):
+            top = conditional.rerank(query, candidates, models.encoder, mode=opts.ce_mode,
+                                     weight=opts.ce_weight, top_k=opts.ce_top_k)
+        run.note("conditional", query=query, mode=opts.ce_mode, hits=_hits_view(top))
+        chunks = [h.chunk for h in top]
+        with run.stage("generate"):
+            reply = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
+                                  on_text=run.text)
+        found = not is_not_found(reply)
+        run.note("answer", attempt=attempt, found=found, reply=reply)
+        if found:
+            return reply, True, chunks, rewrites
+        if attempt == opts.max_rewrites:
+            break
+        with run.stage("rewrite"):
+            new_query = rewrite_query(models.generator, question, query, chunks)
+        run.note("rewrite", query=new_query)
+        if not new_query or new_query.strip().lower() in seen:
+            run.note("rewrite", stopped="the rewrite repeated an earlier query")
+            break
+        seen.add(new_query.strip().lower())
+        rewrites.append(new_query)
+        query = new_query
+        if opts.rewrite_prefilter:
+            with run.stage("prefilter"):
+                fresh = prefilter.prefilter(ctx, query, models.embedder, shortlist=opts.shortlist,
+                                            fusion=opts.fusion, top_k=opts.prefilter_top_k)
+            # keep the original candidates in play: the rewrite adds, it does not replace
+            ids = {h.chunk.id for h in fresh}
+            candidates = fresh + [h for h in original if h.chunk.id not in ids]
+            run.note("prefilter", query=query, hits=_hits_view(fresh))
+    fallback = [h.chunk for h in original[:opts.fallback_top_k]]
+    run.note("fallback", chunks=[c.id for c in fallback])
+    with run.stage("generate"):
+        reply = stream_answer(models.generator, question, fallback, max_tokens=opts.max_answer_tokens,
+                              on_text=run.text, purpose="answer_fallback")
+    if is_not_found(reply):
+        run.text(NOT_FOUND_TEXT)
+        return NOT_FOUND_TEXT, False, fallback[:opts.ce_top_k], rewrites
+    return reply, True, fallback, rewrites
+
+
+def _needle(ctx: Context, target: str, run: _Run) -> tuple[str, bool, list[Chunk], list[str]] | None:
+    with run.stage("needle_lookup"):
+        matches = needle.find(ctx.documents, target)
+    run.note("needle_lookup", target=target, matches=len(matches))
+    if not matches:
+        return None  # not quoted exactly: let the full pipeline search for it
+    first = matches[0]
+    more = f" ({len(matches)} matches; first shown)" if len(matches) > 1 else ""
+    text = f"{first.sentence}{more}"
+    run.text(text)
+    return text, True, [_chunk_at(ctx, m.source, m.start) for m in matches[:3]], []
+
+
+def _count(ctx: Context, target: str, run: _Run) -> tuple[str, bool, list[Chunk], list[str]] | None:
+    with run.stage("counting"):
+        counts = counting.count(ctx.documents, target)
+    total = sum(c.count for c in counts)
+    run.note("counting", target=target, total=total, per_file={c.source: c.count for c in counts})
+    parts = [f"{c.source.rsplit('/', 1)[-1]}: {c.count}" for c in counts] if len(counts) > 1 else []
+    text = f"\"{target}\" occurs {total} time{'s' if total != 1 else ''}" + \
+        (f" ({', '.join(parts)})" if parts else "") + " (exact count, case-insensitive, whole words)."
+    run.text(text)
+    chunks = [_chunk_at(ctx, c.source, s) for c in counts for s in c.first][:3]
+    return text, True, chunks, []
+
+
+def _summarize(ctx: Context, focus: str, models: Models, opts: PipelineOptions,
+               run: _Run) -> tuple[str, bool, list[Chunk], list[str]]:
+    with run.stage("summarization"):
+        chunks = summarize.salient_chunks(ctx.chunks)
+    run.note("summarization", chunks=[c.id for c in chunks])
+    with run.stage("generate"):
+        pieces = []
+        for piece in models.generator.stream(GenerationRequest(SYSTEM, summary_prompt(chunks, focus),
+                                                               max_tokens=opts.max_answer_tokens,
+                                                               purpose="summary")):
+            pieces.append(piece)
+            run.text(piece)
+    return "".join(pieces).strip(), True, chunks, []
+
+
+def _chunk_at(ctx: Context, source: str, offset: int) -> Chunk:
+    for c in ctx.chunks:
+        if c.source == source and c.start <= offset < c.end + 2:
+            return c
+    return next(c for c in ctx.chunks if c.source == source)

@@ -1,0 +1,93 @@
+"""Shared fixtures: real small models loaded once per session, the shared evaluation data, fakes."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+os.environ.setdefault("ASSISTANT_CONFIG_DIR", tempfile.mkdtemp(prefix="assistant-test-config-"))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import assistant.models  # noqa: E402,F401  (switches the hub clients offline before any model import)
+from assistant.models.base import GenerationRequest, Generator  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+
+
+def shared_data() -> Path:
+    """``../shared/data`` beside the checkout (``ASSISTANT_TEST_DATA`` overrides)."""
+    return Path(os.environ.get("ASSISTANT_TEST_DATA", ROOT.parent / "shared" / "data"))
+
+
+@pytest.fixture(scope="session")
+def data_root() -> Path:
+    root = shared_data()
+    if not root.is_dir():
+        pytest.skip(f"evaluation data not present at {root}")
+    return root
+
+
+@pytest.fixture(scope="session")
+def minilm_dir() -> Path:
+    from assistant.models.locate import bundled_minilm_dir
+
+    return bundled_minilm_dir()
+
+
+@pytest.fixture(scope="session")
+def tokenizer(minilm_dir: Path) -> object:
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(minilm_dir, local_files_only=True)
+
+
+@pytest.fixture(scope="session")
+def embedder(minilm_dir: Path) -> object:
+    from assistant.models.embedder import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder(minilm_dir)
+
+
+@pytest.fixture(scope="session")
+def encoder(minilm_dir: Path) -> object:
+    from assistant.models.encoder import TransformersEncoder
+
+    return TransformersEncoder(minilm_dir)
+
+
+@pytest.fixture(scope="session")
+def fast_llm() -> object:
+    from assistant.models.llama import LlamaGenerator
+    from assistant.models.locate import fast_llm_path
+
+    return LlamaGenerator(fast_llm_path(), n_ctx=4096)
+
+
+@pytest.fixture(scope="session")
+def big_llm() -> object:
+    from assistant.models.llama import LlamaGenerator
+    from assistant.models.locate import assemble_llm
+
+    return LlamaGenerator(assemble_llm(), n_ctx=4096)
+
+
+class ScriptedGenerator(Generator):
+    """A generator of ours for stop-rule tests: replies come from ``script(request)``; requests are kept."""
+
+    def __init__(self, script: Callable[[GenerationRequest], str]) -> None:
+        super().__init__()
+        self.script = script
+        self.requests: list[GenerationRequest] = []
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        self.requests.append(request)
+        reply = self.script(request)
+        for i in range(0, len(reply), 3):
+            yield reply[i:i + 3]
+        self._record(request.purpose, len(request.user) // 4, len(reply) // 4, 0.0, None)

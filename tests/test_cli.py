@@ -1,0 +1,93 @@
+"""The command line as a user runs it: help, clear errors and exit codes, JSON output, offline."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "resources" / "samples" / "supply-agreement.md"
+
+
+def test_help_explains_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["ask", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "FILE" in out and "question" in out and "--fast" in out
+
+
+def test_missing_file_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = main(["ask", "--fast", str(tmp_path / "nope.pdf"), "What?"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "nope.pdf: file not found" in err
+
+
+def test_empty_and_unsupported_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    odd = tmp_path / "data.xyz"
+    odd.write_text("hello")
+    code = main(["ask", "--fast", str(empty), str(odd), "What?"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "empty.txt: contains no text" in err
+    assert "data.xyz: unsupported: .xyz" in err
+
+
+class _Guard:
+    """Records every connection that is not to loopback, and refuses it."""
+
+    def __init__(self) -> None:
+        self.attempts: list[object] = []
+
+    def check(self, address: object) -> None:
+        host = address[0] if isinstance(address, tuple) else address
+        if not (isinstance(host, str) and (host.startswith("127.") or host in ("::1", "localhost"))):
+            self.attempts.append(address)
+            raise ConnectionRefusedError(f"test: network refused for {address}")
+
+
+def test_ask_runs_with_network_refused(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    guard = _Guard()
+    real_connect = socket.socket.connect
+
+    def connect(self: socket.socket, address: object) -> None:
+        guard.check(address)
+        real_connect(self, address)  # type: ignore[arg-type]
+
+    def getaddrinfo(host: object, *args: object, **kwargs: object) -> list[object]:
+        guard.check((host,))
+        return real_getaddrinfo(host, *args, **kwargs)  # type: ignore[arg-type]
+
+    real_getaddrinfo = socket.getaddrinfo
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    doc = tmp_path / "memo.txt"
+    doc.write_text("Memo. The quarterly review meeting moved to Thursday 14 May in room B-12. "
+                   "Bring the signed budget forms.\n" * 3)
+    code = main(["ask", "--fast", "--json", str(doc), "Which room is the review meeting in?"])
+    out = capsys.readouterr().out
+    record = json.loads(out)
+    assert code in (0, 3)
+    assert record["sources"] and record["sources"][0]["source"] == str(doc)
+    assert guard.attempts == []
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="sample document not generated")
+def test_needle_on_sample_via_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    facts = json.loads(SAMPLE.with_suffix(".facts.json").read_text())
+    needle = next(f for f in facts if f["kind"] == "needle")
+    code = main(["ask", "--fast", "--json", "--no-router", str(SAMPLE), needle["question"]])
+    record = json.loads(capsys.readouterr().out)
+    assert code in (0, 3)
+    assert record["context"]["tokens"] > 100_000
+    assert record["sources"] and all(s["source"] == str(SAMPLE) for s in record["sources"])
+    assert all(s["page"] for s in record["sources"])  # the sample's page markers give page numbers

@@ -1,0 +1,78 @@
+"""Reading real files from ../shared/data/docs (skipped when absent) and the error messages for bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.documents import extract
+from assistant.errors import InputError
+
+
+def test_pdf_pages_are_numbered(data_root: Path) -> None:
+    doc = extract(data_root / "docs/pypdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf")
+    assert [s.page for s in doc.segments] == [1, 2, 3, 4]
+    offset = doc.text.index("Really? Is there no information?", doc.offsets[1])  # blind text repeats
+    assert doc.page_at(offset) == 2
+    assert doc.page_at(doc.offsets[3] - 1) == 3
+    for start, seg in zip(doc.offsets, doc.segments, strict=True):
+        assert doc.text[start:start + len(seg.text)] == seg.text
+
+
+def test_encrypted_pdf_is_reported(data_root: Path) -> None:
+    with pytest.raises(InputError, match=r"aes-256\.pdf: encrypted PDF"):
+        extract(data_root / "docs/pdfminer/aes-256.pdf")
+
+
+def test_corrupted_pdf_still_gives_text(data_root: Path) -> None:
+    doc = extract(data_root / "docs/pdfminer/zen_of_python_corrupted.pdf")
+    assert "Beautiful is better than ugly." in doc.text
+
+
+def test_japanese_pdf(data_root: Path) -> None:
+    assert "宇宙塵" in extract(data_root / "docs/pdfminer/jo.pdf").text
+
+
+def test_docx_paragraphs_tables_and_headings(data_root: Path) -> None:
+    doc = extract(data_root / "docs/python-docx/par-known-styles.docx")
+    assert [s.section for s in doc.segments] == [None, "Heading 1"]
+    assert "Body Text" in doc.text
+    mixed = extract(data_root / "docs/python-docx/blk-paras-and-tables.docx")
+    assert mixed.text.index("Text before") < mixed.text.index("Text after")
+
+
+def test_long_docx(data_root: Path) -> None:
+    doc = extract(data_root / "docs/unstructured/handbook-872p.docx")
+    assert len(doc.text) > 800_000
+    assert len(doc.segments) > 100
+
+
+def test_not_a_pdf(tmp_path: Path) -> None:
+    fake = tmp_path / "invoice.pdf"
+    fake.write_bytes(b"this is not a pdf at all")
+    with pytest.raises(InputError, match=r"invoice\.pdf: corrupt or not a PDF"):
+        extract(fake)
+
+
+def test_not_a_docx(tmp_path: Path) -> None:
+    fake = tmp_path / "letter.docx"
+    fake.write_bytes(b"PK\x03\x04 broken zip")
+    with pytest.raises(InputError, match=r"letter\.docx: corrupt or not a Word document"):
+        extract(fake)
+
+
+def test_text_encodings(tmp_path: Path) -> None:
+    legacy = tmp_path / "legacy.txt"
+    legacy.write_bytes("Café prices: 5 € each".encode("cp1252"))
+    assert extract(legacy).text == "Café prices: 5 € each"
+    wide = tmp_path / "wide.txt"
+    wide.write_bytes("Grüße aus Köln".encode("utf-16"))
+    assert extract(wide).text == "Grüße aus Köln"
+
+
+def test_missing_folder_and_unreadable(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="file not found"):
+        extract(tmp_path / "absent.md")
+    with pytest.raises(InputError, match="is a folder"):
+        extract(tmp_path)

@@ -1,0 +1,138 @@
+"""The rewrite loop's stop rule and fallback, routing fallbacks and streaming, with a scripted generator."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from conftest import ScriptedGenerator
+
+from assistant.config import PipelineOptions
+from assistant.errors import Cancelled
+from assistant.models.base import GenerationRequest
+from assistant.records import Document, Segment, TokenText
+from assistant.ttrag.context import Context, build_context
+from assistant.ttrag.pipeline import NOT_FOUND_TEXT, Models, ask
+
+FACTS = [f"Warehouse {i} in the town of Place{i} stores {i * 3} crates of tin." for i in range(60)]
+FACTS[41] = "The lighthouse keeper of Skarvik is Ingrid Holm, who took the post in 1911."
+FACTS[17] = "Ingrid Holm's birthplace was the village of Ostervik on the northern coast."
+QUESTION = "Where was the lighthouse keeper of Skarvik born?"
+
+
+@pytest.fixture(scope="module")
+def ctx(tokenizer: object) -> Context:
+    text = "\n".join(FACTS)
+    doc = Document("facts.txt", text, (Segment(text, page=1),), (0,))
+    return build_context([doc], tokenizer, chunk_tokens=30)
+
+
+def run(ctx: Context, script: object, embedder: object, encoder: object, **opts: object) -> tuple:
+    gen = ScriptedGenerator(script)  # type: ignore[arg-type]
+    events: list[object] = []
+    options = PipelineOptions(**{"router": False, **opts})  # type: ignore[arg-type]
+    answer = ask(ctx, QUESTION, Models(gen, embedder, encoder), options, emit=events.append)  # type: ignore[arg-type]
+    return answer, gen, events
+
+
+def streamed(events: list[object]) -> str:
+    return "".join(e.text for e in events if isinstance(e, TokenText))
+
+
+def test_found_at_once_no_rewrite(ctx: Context, embedder: object, encoder: object) -> None:
+    answer, gen, events = run(ctx, lambda r: "Ostervik", embedder, encoder)
+    assert answer.found and answer.text == "Ostervik" and answer.rewrites == ()
+    assert [r.purpose for r in gen.requests] == ["answer"]
+    assert streamed(events) == "Ostervik"
+    assert len(answer.sources) == 3
+
+
+def test_never_found_spends_max_rewrites_then_falls_back(ctx: Context, embedder: object,
+                                                          encoder: object) -> None:
+    counter = iter(range(100))
+
+    def script(r: GenerationRequest) -> str:
+        return f"query variant {next(counter)}" if r.purpose == "rewrite" else "NOT FOUND"
+
+    answer, gen, events = run(ctx, script, embedder, encoder, max_rewrites=3)
+    purposes = [r.purpose for r in gen.requests]
+    assert purposes == ["answer", "rewrite"] * 3 + ["answer", "answer_fallback"]
+    assert len(answer.rewrites) == 3
+    assert not answer.found and answer.text == NOT_FOUND_TEXT
+    # the NOT FOUND attempts never reach the user; only the final explanation does
+    assert streamed(events) == NOT_FOUND_TEXT
+    # the fallback reads the top 10 of the original query's pre-filter
+    assert gen.requests[-1].user.count("\n[") == 10
+    # every answer call asks the ORIGINAL question, whatever the rewrite was
+    for r in gen.requests:
+        if r.purpose.startswith("answer"):
+            assert r.user.endswith(f"Question: {QUESTION}")
+
+
+def test_found_after_rewrite_uses_original_question(ctx: Context, embedder: object, encoder: object) -> None:
+    def script(r: GenerationRequest) -> str:
+        if r.purpose == "rewrite":
+            return "Ingrid Holm birthplace village"
+        return "Ostervik" if "Ostervik" in r.user else "NOT FOUND"
+
+    answer, gen, _ = run(ctx, script, embedder, encoder, ce_top_k=1, max_rewrites=3)
+    assert answer.found and answer.text == "Ostervik"
+    assert answer.rewrites == ("Ingrid Holm birthplace village",)
+    assert any("Ostervik" in s.snippet for s in answer.sources)
+    assert gen.requests[-1].user.endswith(f"Question: {QUESTION}")
+
+
+def test_repeated_rewrite_stops_the_loop(ctx: Context, embedder: object, encoder: object) -> None:
+    answer, gen, _ = run(ctx, lambda r: QUESTION if r.purpose == "rewrite" else "NOT FOUND",
+                         embedder, encoder, max_rewrites=3)
+    assert [r.purpose for r in gen.requests] == ["answer", "rewrite", "answer_fallback"]
+    assert answer.rewrites == ()
+
+
+def test_zero_rewrites_goes_straight_to_fallback(ctx: Context, embedder: object, encoder: object) -> None:
+    _, gen, _ = run(ctx, lambda r: "NOT FOUND", embedder, encoder, max_rewrites=0)
+    assert [r.purpose for r in gen.requests] == ["answer", "answer_fallback"]
+
+
+@pytest.mark.parametrize("raw", ["", "{not json", '{"route": "poetry", "target": ""}',
+                                 '{"route": "needle_lookup", "target": ""}', '["counting"]'])
+def test_router_falls_back_on_malformed_output(ctx: Context, embedder: object, encoder: object,
+                                               raw: str) -> None:
+    gen = ScriptedGenerator(lambda r: raw if r.purpose == "route" else "Ostervik")
+    answer = ask(ctx, QUESTION, Models(gen, embedder, encoder))
+    assert answer.route == "question_answering" and answer.text == "Ostervik"
+    assert answer.trace[0]["fallback"] is True
+    assert gen.requests[0].json_schema is not None  # the router call is constrained
+
+
+def test_counting_route_counts_exactly(ctx: Context, embedder: object, encoder: object) -> None:
+    gen = ScriptedGenerator(lambda r: json.dumps({"route": "counting", "target": "crates of tin"}))
+    answer = ask(ctx, "How many times are crates of tin mentioned?", Models(gen, embedder, encoder))
+    assert answer.route == "counting"
+    assert "58 times" in answer.text  # 60 warehouses minus the two replaced lines
+    assert [r.purpose for r in gen.requests] == ["route"]
+
+
+def test_needle_route_returns_exact_span(ctx: Context, embedder: object, encoder: object) -> None:
+    gen = ScriptedGenerator(lambda r: json.dumps({"route": "needle_lookup", "target": "Place33"}))
+    answer = ask(ctx, "What does the text say about Place33?", Models(gen, embedder, encoder))
+    assert answer.route == "needle_lookup"
+    assert answer.text.startswith("Warehouse 33 in the town of Place33 stores 99 crates of tin.")
+    assert "Place33" in answer.sources[0].snippet or "Place33" in ctx.chunks[answer.sources[0].chunk_id].text
+
+
+def test_needle_without_match_falls_back_to_qa(ctx: Context, embedder: object, encoder: object) -> None:
+    gen = ScriptedGenerator(lambda r: json.dumps({"route": "needle_lookup", "target": "ZZ-404"})
+                            if r.purpose == "route" else "Ostervik")
+    answer = ask(ctx, QUESTION, Models(gen, embedder, encoder))
+    assert answer.route == "question_answering" and answer.text == "Ostervik"
+
+
+def test_cancel_stops_before_the_next_stage(ctx: Context, embedder: object, encoder: object) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    gen = ScriptedGenerator(lambda r: "Ostervik")
+    with pytest.raises(Cancelled):
+        ask(ctx, QUESTION, Models(gen, embedder, encoder), cancel=cancel)
+    assert gen.requests == []
