@@ -8,6 +8,7 @@ import json
 import sys
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
@@ -51,7 +52,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         m = dataclasses.replace(m, encoder_dir=args.encoder)
     if args.threads:
         m = dataclasses.replace(m, threads=args.threads)
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     if args.top_k:
         changes["ce_top_k"] = args.top_k
     if args.max_rewrites is not None:

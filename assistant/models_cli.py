@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from assistant.config import load_settings
 from assistant.errors import ModelError
 from assistant.models import locate
@@ -13,9 +15,9 @@ def run_models(action: str) -> int:
     """Run ``action`` (``setup`` or ``status``); returns the exit status."""
     renderer = TerminalRenderer()
     if action == "setup":
-        path = locate.assemble_llm(lambda done, total: renderer(Progress("assemble", done, total, "B")))
+        ready = locate.assemble_llm(lambda done, total: renderer(Progress("assemble", done, total, "B")))
         renderer.close()
-        print(f"bundled model ready: {path} (sha256 verified)")
+        print(f"bundled model ready: {ready} (sha256 verified)")
         return 0
     settings = load_settings()
     rows = [("llm (bundled 1.5B)", lambda: locate.bundled_llm_path()),
@@ -24,6 +26,7 @@ def run_models(action: str) -> int:
             ("encoder", lambda: locate.encoder_dir(settings.models))]
     status = 0
     for name, find in rows:
+        path: Path | None = None
         try:
             path = find()
             state = "ok" if path.exists() else "missing (run `assistant models setup`)"

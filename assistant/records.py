@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -29,12 +30,8 @@ class Document:
 
     def page_at(self, offset: int) -> int | None:
         """Page (1-based) holding character ``offset`` of ``text``, or None."""
-        page = None
-        for start, seg in zip(self.offsets, self.segments, strict=True):
-            if start > offset:
-                break
-            page = seg.page
-        return page
+        i = bisect.bisect_right(self.offsets, offset) - 1
+        return self.segments[i].page if i >= 0 else None
 
 
 @dataclass(frozen=True)

@@ -45,3 +45,15 @@ def test_pages_from_markers(tmp_path: Path, tokenizer: object) -> None:
         if first:
             assert c.page == int(first)
     assert {c.page for c in chunks} == {1, 2, 3, 4, 5}
+
+
+def test_fast_token_counts_equal_the_tokenizer(tokenizer: object, data_root: Path) -> None:
+    from assistant.documents.tokens import _is_uncased_wordpiece, token_lengths
+    from assistant.eval.hotpot import build_haystack
+
+    assert _is_uncased_wordpiece(tokenizer)  # the bundled MiniLM takes the fast path
+    text = build_haystack(data_root).document.text[:400_000]
+    text += " Ünïcode façade — “quoted” \x01control\x7f 5€ ﬁne İstanbul 東京 " + "x" * 150 + " a_b-c"
+    sentences = [text[s:e] for s, e in sentence_spans(text)]
+    want = [len(x) for x in tokenizer(sentences, add_special_tokens=False)["input_ids"]]  # type: ignore[operator]
+    assert token_lengths(tokenizer, sentences) == want

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
+from assistant.documents.tokens import token_lengths
 from assistant.records import Chunk, Document
 
 # A sentence ends after . ! ? (and closing quotes/brackets) followed by space, or at a line break.
-_BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))[ \t]+|\n+")
+_BOUNDARY = re.compile(r"([.!?][\"')\]]?)[ \t]+|\n+")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 
 
@@ -18,8 +19,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     start = 0
     for m in _BOUNDARY.finditer(text):
-        if text[start:m.start()].strip():
-            spans.append((start, m.start()))
+        end = m.end(1) if m.group(1) else m.start()
+        if end > start and not text[start:end].isspace():
+            spans.append((start, end))
         start = m.end()
     if text[start:].strip():
         spans.append((start, len(text)))
@@ -31,13 +33,14 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
     """Cut ``doc`` into chunks of at most ``chunk_tokens`` tokens (of ``tokenizer``, special tokens excluded).
 
     Sentences are packed greedily (a paragraph break ends a chunk that is at least half full); a sentence
-    longer than a chunk is cut at token boundaries. Chunks never cross a document. Ids run from ``first_id``. ``progress(done, total)`` counts sentences.
+    longer than a chunk is cut at token boundaries. Chunks never cross a document. Ids run from
+    ``first_id``. ``progress(done, total)`` counts sentences.
 
     Returns:
         Chunks in document order, each with character offsets into ``doc.text`` and its page.
     """
     spans = sentence_spans(doc.text)
-    lengths = _token_lengths(tokenizer, [doc.text[s:e] for s, e in spans], progress)
+    lengths = token_lengths(tokenizer, [doc.text[s:e] for s, e in spans], progress=progress)
     chunks: list[Chunk] = []
     cur_start: int | None = None
     cur_end = 0
@@ -73,18 +76,6 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
 def _make(doc: Document, cid: int, start: int, end: int, n_tokens: int) -> Chunk:
     return Chunk(id=cid, text=doc.text[start:end], source=doc.source, start=start, end=end,
                  page=doc.page_at(start), n_tokens=n_tokens)
-
-
-def _token_lengths(tokenizer: Any, texts: Sequence[str],
-                   progress: Callable[[int, int], None] | None, batch: int = 4096) -> list[int]:
-    out: list[int] = []
-    for i in range(0, len(texts), batch):
-        ids = tokenizer(list(texts[i:i + batch]), add_special_tokens=False, return_attention_mask=False,
-                        return_token_type_ids=False)["input_ids"]
-        out.extend(len(x) for x in ids)
-        if progress:
-            progress(min(i + batch, len(texts)), len(texts))
-    return out
 
 
 def _split_long(text: str, start: int, end: int, tokenizer: Any,

@@ -10,6 +10,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from assistant.records import Chunk, Document, Segment
 
@@ -34,7 +35,7 @@ class Haystack:
     questions: tuple[Question, ...]
 
 
-def load_rows(data_root: Path) -> list[dict[str, object]]:
+def load_rows(data_root: Path) -> list[dict[str, Any]]:
     """The raw HotpotQA rows (500)."""
     with (data_root / HOTPOT_FILE).open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
@@ -47,7 +48,7 @@ def build_haystack(data_root: Path, *, seed: int = 0, extra_texts: list[str] | N
     paragraphs: dict[tuple[str, str], int] = {}
     order: list[str] = []
     for row in rows:
-        for ctx in row["contexts"]:  # type: ignore[union-attr]
+        for ctx in row["contexts"]:
             key = (ctx["title"], ctx["paragraph_text"].strip())
             if key not in paragraphs:
                 paragraphs[key] = len(order)
@@ -65,8 +66,8 @@ def build_haystack(data_root: Path, *, seed: int = 0, extra_texts: list[str] | N
     questions = []
     for row in rows:
         gold = tuple(spans[paragraphs[(c["title"], c["paragraph_text"].strip())]]
-                     for c in row["contexts"] if c.get("is_supporting"))  # type: ignore[union-attr]
-        answers = tuple(s for a in row["answers_objects"] for s in a["spans"])  # type: ignore[union-attr]
+                     for c in row["contexts"] if c.get("is_supporting"))
+        answers = tuple(s for a in row["answers_objects"] for s in a["spans"])
         questions.append(Question(str(row["question_id"]), str(row["question_text"]), answers, gold))
     doc = Document("hotpotqa-haystack.txt", text, (Segment(text),), (0,))
     return Haystack(doc, tuple(questions))

@@ -47,8 +47,8 @@ class LlamaGenerator(Generator):
         kwargs: dict[str, Any] = {}
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
-        messages = [{"role": "system", "content": request.system},
-                    {"role": "user", "content": request.user}]
+        messages: list[Any] = [{"role": "system", "content": request.system},
+                               {"role": "user", "content": request.user}]
         with self._lock:
             t0 = time.perf_counter()
             first: float | None = None
@@ -58,7 +58,8 @@ class LlamaGenerator(Generator):
                     messages=messages, stream=True, temperature=0.0, top_k=1,
                     max_tokens=request.max_tokens, **kwargs)
                 for chunk in chunks:
-                    text = chunk["choices"][0]["delta"].get("content")  # type: ignore[index]
+                    delta: Any = chunk["choices"][0]["delta"]  # type: ignore[index]
+                    text: str | None = delta.get("content")
                     if text:
                         if first is None:
                             first = time.perf_counter()

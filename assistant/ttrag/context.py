@@ -13,6 +13,7 @@ import numpy as np
 
 from assistant.documents.chunk import chunk_document
 from assistant.records import Chunk, Document
+from assistant.ttrag.lexical import Bm25Index
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -23,8 +24,7 @@ class Context:
 
     documents: list[Document]
     chunks: list[Chunk]
-    bm25: Any
-    stemmer: Any
+    bm25: Bm25Index
     embeddings: dict[int, np.ndarray] = field(default_factory=dict)
 
     @property
@@ -35,13 +35,10 @@ class Context:
 
 def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens: int = 200,
                   progress: ProgressFn | None = None) -> Context:
-    """Chunk every document and index the chunks with BM25 (bm25s, English stop words, Snowball stems).
+    """Chunk every document and index the chunks with BM25 (English stop words, Snowball stems).
 
     ``progress(stage, done, total)`` reports ``chunk`` (sentences) and ``index`` (chunks).
     """
-    import bm25s
-    import Stemmer
-
     chunks: list[Chunk] = []
     for doc in documents:
         def report(done: int, total: int) -> None:
@@ -49,12 +46,9 @@ def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens
                 progress("chunk", done, total)
         chunks.extend(chunk_document(doc, tokenizer, chunk_tokens=chunk_tokens, first_id=len(chunks),
                                      progress=report))
-    stemmer = Stemmer.Stemmer("english")
     if progress:
         progress("index", 0, len(chunks))
-    tokens = bm25s.tokenize([c.text for c in chunks], stopwords="en", stemmer=stemmer, show_progress=False)
-    retriever = bm25s.BM25()
-    retriever.index(tokens, show_progress=False)
+    index = Bm25Index([c.text for c in chunks])
     if progress:
         progress("index", len(chunks), len(chunks))
-    return Context(documents=list(documents), chunks=chunks, bm25=retriever, stemmer=stemmer)
+    return Context(documents=list(documents), chunks=chunks, bm25=index)

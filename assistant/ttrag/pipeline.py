@@ -126,7 +126,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         original = prefilter.prefilter(ctx, question, models.embedder, shortlist=opts.shortlist,
                                        fusion=opts.fusion, top_k=opts.prefilter_top_k)
     run.note("prefilter", query=question, hits=_hits_view(original))
-    candidates, query, rewrites = original, question, []
+    candidates, query = original, question
+    rewrites: list[str] = []
     seen = {question.strip().lower()}
     for attempt in range(opts.max_rewrites + 1):
         with run.stage("conditional"):

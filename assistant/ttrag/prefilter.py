@@ -18,14 +18,7 @@ RRF_K = 60  # reciprocal-rank fusion constant (Cormack et al., SIGIR 2009)
 
 def bm25_search(ctx: Context, query: str, k: int) -> list[tuple[int, float]]:
     """Top ``k`` chunk ids for ``query`` by BM25, best first, as (chunk id, score); empty if no term matches."""
-    import bm25s
-
-    k = min(k, len(ctx.chunks))
-    tokens = bm25s.tokenize([query], stopwords="en", stemmer=ctx.stemmer, show_progress=False)
-    if k == 0 or not tokens.ids or not tokens.ids[0]:
-        return []
-    ids, scores = ctx.bm25.retrieve(tokens, k=k, show_progress=False, n_threads=1)
-    return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if s > 0]
+    return ctx.bm25.search(query, k)
 
 
 def _pad(ctx: Context, lexical: list[tuple[int, float]], want: int) -> list[tuple[int, float]]:

@@ -37,8 +37,8 @@ def _name(source: str) -> str:
 def answer_prompt(question: str, chunks: Sequence[Chunk]) -> str:
     """Answer-or-NOT FOUND in one call (DESIGN §2: the check and the answer share one prefill)."""
     return (f"{fence(chunks)}\n"
-            "Task: answer the question using only the passages, in a few words or one short sentence. "
-            "If it is a yes/no question, start with Yes or No. "
+            "Task: answer the question from the passages only. Reply with the answer alone: a name, date, "
+            "number or short phrase. Only if the question asks yes or no, reply yes or no. "
             f"If the passages do not contain the answer, reply exactly {NOT_FOUND}.\n"
             f"Question: {question}")
 

@@ -1,0 +1,64 @@
+"""Retrieval and answer metrics: recall@k, MRR of gold passages; exact match, token F1, containment."""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from assistant.records import Chunk
+
+Span = tuple[int, int]
+
+
+def gold_ranks(ranked: Sequence[Chunk], gold: Sequence[Span], is_gold: Callable[[Chunk, Span], bool]) -> list[int]:
+    """1-based rank of the first chunk holding each gold passage (0 = not retrieved)."""
+    out = []
+    for span in gold:
+        out.append(next((r for r, c in enumerate(ranked, 1) if is_gold(c, span)), 0))
+    return out
+
+
+def recall_at(ranks: Sequence[int], k: int) -> float:
+    """Share of gold passages found in the top ``k`` (ranks from :func:`gold_ranks`)."""
+    return sum(1 for r in ranks if 0 < r <= k) / len(ranks) if ranks else 0.0
+
+
+def reciprocal_rank(ranks: Sequence[int]) -> float:
+    """1 / rank of the best-ranked gold passage (0 when none was retrieved)."""
+    found = [r for r in ranks if r > 0]
+    return 1.0 / min(found) if found else 0.0
+
+
+def normalize(text: str) -> str:
+    """SQuAD normalisation: lower case, no punctuation, no articles, single spaces."""
+    text = text.lower()
+    text = "".join(ch for ch in text if ch not in set(string.punctuation))
+    text = re.sub(r"\b(a|an|the)\b", " ", text)
+    return " ".join(text.split())
+
+
+def exact_match(prediction: str, answers: Sequence[str]) -> float:
+    """1.0 when the normalised prediction equals a normalised gold answer."""
+    return float(any(normalize(prediction) == normalize(a) for a in answers))
+
+
+def token_f1(prediction: str, answers: Sequence[str]) -> float:
+    """Best token-level F1 between the prediction and any gold answer (SQuAD)."""
+    best = 0.0
+    pred = normalize(prediction).split()
+    for a in answers:
+        gold = normalize(a).split()
+        common = Counter(pred) & Counter(gold)
+        same = sum(common.values())
+        if same:
+            p, r = same / len(pred), same / len(gold)
+            best = max(best, 2 * p * r / (p + r))
+    return best
+
+
+def contains(prediction: str, answers: Sequence[str]) -> float:
+    """1.0 when a normalised gold answer occurs inside the normalised prediction."""
+    pred = normalize(prediction)
+    return float(any(normalize(a) and normalize(a) in pred for a in answers))
