@@ -45,6 +45,8 @@ class PipelineOptions:
         ce_mode: how conditional-embedding similarity ranks the candidates: ``alone`` (the paper),
             ``fused`` with the pre-filter score (z-scored, weight ``ce_weight``) or ``off``.
         ce_weight: weight of the CE score in ``fused`` mode, in [0, 1].
+        ce_pooling: ``mean`` (the paper: masked mean of query and chunk tokens, cosine) or ``maxsim``
+            (per query token the best chunk token of the same joint pass).
         ce_top_k: chunks passed to the reader (paper: 3).
         max_rewrites: query rewrites before falling back (paper: 3).
         rewrite_prefilter: re-run the pre-filter with the rewritten query (lets a second hop in).
@@ -59,6 +61,7 @@ class PipelineOptions:
     prefilter_top_k: int = DEFAULT_PREFILTER_TOP_K
     ce_mode: CeMode = "fused"
     ce_weight: float = 0.25
+    ce_pooling: Literal["mean", "maxsim"] = "mean"
     ce_top_k: int = DEFAULT_CE_TOP_K
     max_rewrites: int = DEFAULT_MAX_REWRITES
     rewrite_prefilter: bool = True

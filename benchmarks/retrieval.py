@@ -28,6 +28,7 @@ import assistant.models  # noqa: E402,F401
 from assistant.config import Settings  # noqa: E402
 from assistant.eval.hotpot import build_haystack, is_gold  # noqa: E402
 from assistant.eval.metrics import gold_ranks, recall_at, reciprocal_rank  # noqa: E402
+from assistant.models.base import _masked_mean, _maxsim, _unit  # noqa: E402
 from assistant.service import ModelStore  # noqa: E402
 from assistant.ttrag.conditional import zscore  # noqa: E402
 from assistant.ttrag.context import build_context  # noqa: E402
@@ -72,18 +73,25 @@ def main() -> None:
             hits = prefilter(ctx, q.text, embedder, top_k=10, **kw)  # type: ignore[arg-type]
             secs[name].append(time.perf_counter() - t)
             t = time.perf_counter()
-            ce = encoder.similarities(q.text, [h.chunk.text for h in hits]).astype(np.float64)
+            states = encoder.joint_states(q.text, [h.chunk.text for h in hits])
+            qe, ce_emb = _masked_mean(states.hidden, states.query_mask), _masked_mean(states.hidden, states.chunk_mask)
+            poolings = {"mean": np.sum(_unit(qe) * _unit(ce_emb), axis=1).astype(np.float64),
+                        "maxsim": _maxsim(states).astype(np.float64)}
             secs["ce"].append(time.perf_counter() - t)
             pre = np.array([h.score for h in hits])
-            for ce_name, w in CE_VARIANTS.items():
-                if w is None:
-                    score = pre
-                elif w == 1.0:
-                    score = ce
-                else:
-                    score = (1 - w) * zscore(pre) + w * zscore(ce)
-                ranked = [hits[j].chunk for j in np.argsort(-score, kind="stable")]
-                ranks[(f"{name} + CE {ce_name}", split[i])].append(gold_ranks(ranked, q.gold_spans, is_gold))
+            for pooling, ce in poolings.items():
+                for ce_name, w in CE_VARIANTS.items():
+                    if w is None and pooling != "mean":
+                        continue
+                    if w is None:
+                        score = pre
+                    elif w == 1.0:
+                        score = ce
+                    else:
+                        score = (1 - w) * zscore(pre) + w * zscore(ce)
+                    ranked = [hits[j].chunk for j in np.argsort(-score, kind="stable")]
+                    label = f"{name} + CE {ce_name}" + ("" if pooling == "mean" or w is None else f" {pooling}")
+                    ranks[(label, split[i])].append(gold_ranks(ranked, q.gold_spans, is_gold))
         if (n + 1) % 50 == 0:
             print(f"... {n + 1}/{len(order)} questions", file=sys.stderr, flush=True)
 

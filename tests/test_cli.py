@@ -91,3 +91,27 @@ def test_needle_on_sample_via_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert record["context"]["tokens"] > 100_000
     assert record["sources"] and all(s["source"] == str(SAMPLE) for s in record["sources"])
     assert all(s["page"] for s in record["sources"])  # the sample's page markers give page numbers
+
+
+def test_chat_keeps_the_session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                tmp_path: Path) -> None:
+    doc = tmp_path / "notes.md"
+    doc.write_text("# Notes\n\nThe boiler was serviced on 3 June by Hollis Heating. The next service is due in June "
+                   "next year. The service cost 180 pounds.\n")
+    questions = iter(["Who serviced the boiler?", "How much did the service cost?", ""])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(questions))
+    built: list[int] = []
+    from assistant import service
+
+    real_init = service.Session.__init__
+
+    def counting_init(self: service.Session, *args: object, **kwargs: object) -> None:
+        built.append(1)
+        real_init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service.Session, "__init__", counting_init)
+    assert main(["chat", "--fast", "--no-router", str(doc)]) == 0
+    captured = capsys.readouterr()
+    assert built == [1]  # read once, asked twice
+    assert captured.out.count("Sources") == 2
+    assert "Read 1 file(s)" in captured.err

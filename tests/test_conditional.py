@@ -96,3 +96,19 @@ def test_rerank_modes(encoder: TransformersEncoder) -> None:
     fused_heavy = rerank(QUERY, hits, encoder, mode="fused", weight=0.75, top_k=2)
     assert fused_light[0].chunk.text == CHUNKS[1]  # z-scores of 2 items are +-1: weight decides
     assert fused_heavy[0].chunk.text == CHUNKS[0]
+
+
+def test_maxsim_matches_hand_computation(encoder: TransformersEncoder) -> None:
+    got = encoder.similarities(QUERY, CHUNKS, pooling="maxsim")
+    tok = encoder.tokenizer
+    for chunk, value in zip(CHUNKS, got, strict=True):
+        q = tok(QUERY, add_special_tokens=False)["input_ids"]
+        c = tok(chunk, add_special_tokens=False)["input_ids"]
+        ids = [tok.cls_token_id, *q, tok.sep_token_id, *c, tok.sep_token_id]
+        types = [0] * (len(q) + 2) + [1] * (len(c) + 1)
+        with torch.no_grad():
+            h = encoder.model(input_ids=torch.tensor([ids]), token_type_ids=torch.tensor([types]),
+                              attention_mask=torch.ones(1, len(ids), dtype=torch.long)).last_hidden_state[0]
+        h = torch.nn.functional.normalize(h, dim=-1).numpy()
+        qt, ct = h[1:1 + len(q)], h[2 + len(q):2 + len(q) + len(c)]
+        assert value == pytest.approx(float((qt @ ct.T).max(axis=1).mean()), abs=1e-5)

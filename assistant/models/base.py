@@ -75,27 +75,69 @@ class Embedder(ABC):
         return out / np.maximum(norms, 1e-12)
 
 
+@dataclass(frozen=True)
+class JointStates:
+    """Last hidden states of joint ``[CLS] query [SEP] chunk [SEP]`` passes, padded to one length L.
+
+    Attributes:
+        hidden: (n, L, dim) float32.
+        query_mask: (n, L) float32, 1 on the query's tokens (special tokens and padding are 0).
+        chunk_mask: (n, L) float32, 1 on the chunk's tokens.
+    """
+
+    hidden: np.ndarray
+    query_mask: np.ndarray
+    chunk_mask: np.ndarray
+
+
 class ConditionalEncoder(ABC):
     """A bidirectional encoder that reads the query and a chunk in one sequence (TTRAG §3.2).
 
-    Subclasses implement :meth:`encode_pairs`; the base class turns its embeddings into scores.
+    Subclasses implement :meth:`joint_states`; the base class pools them and scores.
     """
 
     @abstractmethod
+    def joint_states(self, query: str, chunks: Sequence[str]) -> JointStates:
+        """Last hidden states of ``query`` read together with each chunk (one joint pass per chunk)."""
+
     def encode_pairs(self, query: str, chunks: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Conditional embeddings of ``query`` with each chunk.
+        """Conditional embeddings of ``query`` with each chunk (the method's mean pooling).
 
         Returns:
-            (query_embs, chunk_embs), each of shape (len(chunks), hidden): row i is the mean of the
-            last hidden state over the query's tokens (resp. chunk i's tokens) of the joint pass
-            ``[CLS] query [SEP] chunk_i [SEP]``, padding and special tokens masked out.
+            (query_embs, chunk_embs), each of shape (len(chunks), dim): row i is the mean of the last
+            hidden state over the query's tokens (resp. chunk i's tokens) of the joint pass with chunk i.
         """
+        st = self.joint_states(query, chunks)
+        return _masked_mean(st.hidden, st.query_mask), _masked_mean(st.hidden, st.chunk_mask)
 
-    def similarities(self, query: str, chunks: Sequence[str]) -> np.ndarray:
-        """Cosine similarity between the conditional query and chunk embeddings; shape (len(chunks),)."""
+    def similarities(self, query: str, chunks: Sequence[str], *, pooling: str = "mean") -> np.ndarray:
+        """Similarity of the conditional query and chunk representations; shape (len(chunks),).
+
+        ``mean``: cosine of the mean-pooled embeddings (the paper). ``maxsim``: for each query token the
+        best cosine with a chunk token of the same joint pass, averaged over query tokens (late
+        interaction, as in ColBERT, Khattab & Zaharia 2020), a variant measured in benchmarks/.
+        """
         if not chunks:
             return np.zeros(0, dtype=np.float32)
+        if pooling == "maxsim":
+            return _maxsim(self.joint_states(query, chunks))
         q, c = self.encode_pairs(query, chunks)
-        q = q / np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
-        c = c / np.maximum(np.linalg.norm(c, axis=1, keepdims=True), 1e-12)
-        return np.sum(q * c, axis=1).astype(np.float32)
+        return np.sum(_unit(q) * _unit(c), axis=1).astype(np.float32)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
+
+
+def _masked_mean(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean of ``hidden`` (n, L, dim) over positions where ``mask`` (n, L) is 1; shape (n, dim)."""
+    summed = np.einsum("nld,nl->nd", hidden, mask)
+    return (summed / np.maximum(mask.sum(axis=1, keepdims=True), 1.0)).astype(np.float32)
+
+
+def _maxsim(st: JointStates) -> np.ndarray:
+    tokens = _unit(st.hidden)
+    sims = np.einsum("nqd,ncd->nqc", tokens, tokens)  # (n, L, L) cosine between positions
+    sims = np.where(st.chunk_mask[:, None, :] > 0, sims, -np.inf).max(axis=2)  # best chunk token per position
+    q = st.query_mask
+    return (np.where(q > 0, sims, 0.0).sum(axis=1) / np.maximum(q.sum(axis=1), 1.0)).astype(np.float32)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from assistant.errors import ModelError
-from assistant.models.base import ConditionalEncoder
+from assistant.models.base import ConditionalEncoder, JointStates
 
 
 class TransformersEncoder(ConditionalEncoder):
@@ -45,35 +45,29 @@ class TransformersEncoder(ConditionalEncoder):
         self.batch_size = batch_size
         self._lock = threading.Lock()
 
-    def encode_pairs(self, query: str, chunks: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """See :meth:`ConditionalEncoder.encode_pairs`; chunks are truncated to fit ``max_length``."""
-        qs, cs = [], []
-        for i in range(0, len(chunks), self.batch_size):
-            q, c = self._encode_batch(query, list(chunks[i:i + self.batch_size]))
-            qs.append(q)
-            cs.append(c)
-        return np.concatenate(qs), np.concatenate(cs)
+    def joint_states(self, query: str, chunks: Sequence[str]) -> JointStates:
+        """See :meth:`ConditionalEncoder.joint_states`; chunks are truncated to fit ``max_length``."""
+        parts = [self._batch(query, list(chunks[i:i + self.batch_size]))
+                 for i in range(0, len(chunks), self.batch_size)]
+        width = max(p.hidden.shape[1] for p in parts)
 
-    def _encode_batch(self, query: str, chunks: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        def pad(x: np.ndarray) -> np.ndarray:
+            return np.pad(x, [(0, 0), (0, width - x.shape[1])] + [(0, 0)] * (x.ndim - 2))
+
+        return JointStates(np.concatenate([pad(p.hidden) for p in parts]),
+                           np.concatenate([pad(p.query_mask) for p in parts]),
+                           np.concatenate([pad(p.chunk_mask) for p in parts]))
+
+    def _batch(self, query: str, chunks: list[str]) -> JointStates:
         import torch
 
         enc = self.tokenizer([query] * len(chunks), chunks, truncation="only_second",
                              max_length=self.max_length, padding=True, return_tensors="pt")
         # sequence_ids: 0 = query token, 1 = chunk token, None = special or padding.
         seq = [enc.sequence_ids(i) for i in range(len(chunks))]
-        q_mask = torch.tensor([[s == 0 for s in row] for row in seq], dtype=torch.float32)
-        c_mask = torch.tensor([[s == 1 for s in row] for row in seq], dtype=torch.float32)
+        q_mask = np.array([[s == 0 for s in row] for row in seq], dtype=np.float32)
+        c_mask = np.array([[s == 1 for s in row] for row in seq], dtype=np.float32)
         inputs = {k: v for k, v in enc.items() if k in self.tokenizer.model_input_names}
         with self._lock, torch.inference_mode():
             hidden = self.model(**inputs).last_hidden_state  # (batch, seq_len, hidden)
-        return _masked_mean(hidden, q_mask), _masked_mean(hidden, c_mask)
-
-
-def _masked_mean(hidden: object, mask: object) -> np.ndarray:
-    """Mean of ``hidden`` (batch, seq, dim) over positions where ``mask`` (batch, seq) is 1."""
-    import torch
-
-    assert isinstance(hidden, torch.Tensor) and isinstance(mask, torch.Tensor)
-    summed = (hidden * mask.unsqueeze(-1)).sum(dim=1)
-    counts = mask.sum(dim=1, keepdim=True).clamp(min=1.0)
-    return (summed / counts).float().numpy()
+        return JointStates(hidden.float().numpy(), q_mask, c_mask)

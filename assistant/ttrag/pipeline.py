@@ -132,7 +132,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     for attempt in range(opts.max_rewrites + 1):
         with run.stage("conditional"):
             top = conditional.rerank(query, candidates, models.encoder, mode=opts.ce_mode,
-                                     weight=opts.ce_weight, top_k=opts.ce_top_k)
+                                     weight=opts.ce_weight, top_k=opts.ce_top_k,
+                                     pooling=opts.ce_pooling)
         run.note("conditional", query=query, mode=opts.ce_mode, hits=_hits_view(top))
         chunks = [h.chunk for h in top]
         with run.stage("generate"):
