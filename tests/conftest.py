@@ -91,3 +91,24 @@ class ScriptedGenerator(Generator):
         for i in range(0, len(reply), 3):
             yield reply[i:i + 3]
         self._record(request.purpose, len(request.user) // 4, len(reply) // 4, 0.0, None)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[object]:
+    """Our in-memory keyring backend, active for one test (the previous backend is restored)."""
+    import keyring
+    from memkeyring import MemoryKeyring
+
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Fresh config and data folders for one test (``ASSISTANT_CONFIG_DIR``/``ASSISTANT_DATA_DIR``)."""
+    monkeypatch.setenv("ASSISTANT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
