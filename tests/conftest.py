@@ -112,3 +112,45 @@ def user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ASSISTANT_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[object]:
+    """A Dovecot IMAP server for the whole session (skipped when Dovecot is not installed)."""
+    import shutil
+
+    if shutil.which("dovecot") is None:
+        pytest.skip("dovecot is not installed (apt-get install dovecot-imapd)")
+    from dovecot import Dovecot
+
+    server = Dovecot.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def mail_account(dovecot: object, user_dirs: Path, memory_keyring: object) -> object:
+    """An IMAPS account on the test Dovecot, trusting its certificate, password in our keyring."""
+    from assistant import secrets
+    from assistant.accounts import Account, add_account
+
+    account = Account("test", "127.0.0.1", dovecot.user, port=dovecot.imaps_port,  # type: ignore[attr-defined]
+                      ca_file=str(dovecot.cert))  # type: ignore[attr-defined]
+    add_account(account)
+    secrets.set_password(account.name, dovecot.password)  # type: ignore[attr-defined]
+    return account
+
+
+@pytest.fixture
+def server_client(dovecot: object) -> Iterator[object]:
+    """A second, independent IMAP connection (test side) to put messages on the server."""
+    import ssl
+
+    import imapclient
+
+    client = imapclient.IMAPClient("127.0.0.1", port=dovecot.imaps_port,  # type: ignore[attr-defined]
+                                   ssl_context=ssl.create_default_context(
+                                       cafile=str(dovecot.cert)))  # type: ignore[attr-defined]
+    client.login(dovecot.user, dovecot.password)  # type: ignore[attr-defined]
+    yield client
+    client.logout()
