@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
+from assistant.mail_cli import MAIL_COMMANDS, add_mail_commands, run_mail_command
 from assistant.progress import TerminalRenderer
 from assistant.records import Answer
 
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     models = sub.add_parser("models", help="set up or check the bundled models")
     models.add_argument("action", choices=["setup", "status"],
                         help="setup: join and verify the 1.5B model once; status: show model paths")
+    add_mail_commands(sub)
     return parser
 
 
@@ -101,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from assistant.models_cli import run_models
 
             return run_models(args.action)
+        if args.command in MAIL_COMMANDS:
+            return run_mail_command(args)
         if args.command == "ask":
             return _ask(args)
         return _chat(args)
