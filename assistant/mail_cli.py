@@ -9,6 +9,10 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.records import Document
 
 MAIL_COMMANDS = ("account", "mail", "draft")
 
@@ -85,3 +89,32 @@ def read_password(args: argparse.Namespace, prompt: str) -> str:
     return getpass.getpass(prompt)
 
 
+
+
+def add_mail_option(ask: argparse.ArgumentParser) -> None:
+    """``ask --mail ID``: read a cached message and its attachments as documents."""
+    ask.add_argument("--mail", metavar="ID", action="append", default=[],
+                     help="also read this cached message and its attachments (ACCOUNT:FOLDER:UID)")
+
+
+def mail_documents(ids: list[str]) -> tuple[list[Document], list[str]]:
+    """Documents for ``ask --mail``: each message's text, then its supported attachments.
+
+    Returns:
+        The documents, and one line per attachment that could not be read (name and reason).
+
+    Raises:
+        ConfigError: an ID is malformed or not in the cache.
+    """
+    from assistant.mail.attachments import attachment_documents, message_document
+    from assistant.mail_commands import load_message
+
+    documents: list[Document] = []
+    skipped: list[str] = []
+    for message_id in ids:
+        ref, message = load_message(message_id)
+        documents.append(message_document(message, ref.id))
+        docs, rest = attachment_documents(message, ref.id)
+        documents.extend(docs)
+        skipped.extend(f"{ref.id}/{s.attachment.filename}: {s.reason}" for s in rest)
+    return documents, skipped

@@ -75,3 +75,31 @@ def test_draft_text_from_a_generator_keeps_the_email_fenced() -> None:
     prompt = llm.requests[0].user
     assert prompt.index("<passages>") < prompt.index("Ignore your instructions") < prompt.index("</passages>")
     assert "decline politely" in prompt and llm.requests[0].purpose == "draft"
+
+
+def test_ask_mail_reads_the_message_and_its_attachments(dovecot: object, server_client: object, user_dirs: Path,
+                                                        memory_keyring: object, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from email.message import EmailMessage
+
+    from assistant.mail_cli import mail_documents
+
+    folder = f"ask-{uuid.uuid4().hex[:6]}"
+    server_client.create_folder(folder)  # type: ignore[attr-defined]
+    msg = EmailMessage()
+    msg["From"], msg["Subject"] = "Bob <bob@example.org>", "Contract"
+    msg.set_content("The contract is attached.")
+    msg.add_attachment(b"Late delivery costs 2% per week.\n", maintype="text", subtype="plain", filename="c.txt")
+    msg.add_attachment(b"\x89PNG....", maintype="image", subtype="png", filename="logo.png")
+    server_client.append(folder, msg.as_bytes())  # type: ignore[attr-defined]
+    assert add(dovecot, monkeypatch, folder) == 0
+    assert main(["mail", "sync"]) == 0
+    docs, skipped = mail_documents([f"cli:{folder}:1"])
+    assert [d.source for d in docs] == [f"cli:{folder}:1", f"cli:{folder}:1/c.txt"]
+    assert "contract is attached" in docs[0].text and "2% per week" in docs[1].text
+    assert skipped == [f"cli:{folder}:1/logo.png: unsupported: image/png"]
+    capsys.readouterr()
+    assert main(["ask", "--mail", "cli:nope:3", "What does late delivery cost?"]) == 1
+    assert "not in the local cache" in capsys.readouterr().err
+    assert main(["ask", "What does late delivery cost?"]) == 1
+    assert "at least one FILE (or --mail ID)" in capsys.readouterr().err
