@@ -155,5 +155,16 @@ def test_cache_size_bound_and_clear(tmp_path: Path) -> None:
     assert [r.uid for r in cache.refs()] == [2, 3]
     assert [r.folder for r in cache.refs()] == ["INBOX/Sub.x"] * 2
     assert cache.size() == 200
+    private = [p for p in cache.root.rglob("*") if p.stat().st_mode & 0o077]
+    assert private == [] and cache.root.stat().st_mode & 0o077 == 0
     cache.clear()
     assert list(cache.refs()) == [] and cache.size() == 0
+
+
+def test_batches_bounded_by_count_and_bytes() -> None:
+    from assistant.mail.sync import plan_batches
+
+    sizes = {1: 10, 2: 10, 3: 100, 4: 10, 5: 10, 6: 10}
+    assert plan_batches([1, 2, 3, 4, 5, 6], sizes, 3, 50) == [[1, 2], [3], [4, 5, 6]]
+    assert plan_batches([1, 2, 3], {}, 2, 50) == [[1, 2], [3]]
+    assert plan_batches([], {}, 2, 50) == []

@@ -63,7 +63,12 @@ class MailCache:
         return self.root / _safe(account) / _safe(folder)
 
     def _mkdir(self, path: Path) -> None:
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # The mail root is created private first; folders below it inherit nothing, so each is 0700.
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for part in reversed([path, *path.parents]):
+            if part == self.root or self.root not in part.parents:
+                continue
+            part.mkdir(exist_ok=True, mode=0o700)
 
     def state(self, account: str, folder: str) -> FolderState | None:
         """The folder's sync state, or None before its first sync."""

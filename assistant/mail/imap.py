@@ -257,6 +257,16 @@ class ImapSource:
             yield FetchedMessage(int(uid), bytes(raw), int(data.get(b"RFC822.SIZE", len(raw))),
                                  data.get(b"INTERNALDATE"), flags)
 
+    def sizes(self, uids: Sequence[int]) -> dict[int, int]:
+        """RFC822.SIZE (bytes) of ``uids`` in the selected folder, to plan fetch batches."""
+        if not uids:
+            return {}
+        try:
+            rows = self.client.fetch(list(uids), [b"RFC822.SIZE"])
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+        return {int(u): int(d.get(b"RFC822.SIZE", 0)) for u, d in rows.items()}
+
     def flags(self, uids: Sequence[int]) -> dict[int, tuple[str, ...]]:
         """Flags of ``uids`` in the selected folder."""
         try:

@@ -21,6 +21,7 @@ from assistant.records import Event, Progress
 log = logging.getLogger(__name__)
 
 DEFAULT_BATCH = 50
+DEFAULT_BATCH_BYTES = 16 * 1024**2  # bounds memory: one batch of bodies is held at a time
 DEFAULT_POLL_S = 60.0
 MAX_BACKOFF_S = 300.0
 STAGE = "mail_sync"
@@ -40,7 +41,7 @@ class SyncResult:
 
 def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
                 emit: Callable[[Event], None] = lambda e: None, batch_size: int = DEFAULT_BATCH,
-                cancel: threading.Event | None = None) -> SyncResult:
+                batch_bytes: int = DEFAULT_BATCH_BYTES, cancel: threading.Event | None = None) -> SyncResult:
     """Fetch the folder's messages not yet in ``cache`` (read-only; flags untouched).
 
     Raises:
@@ -62,19 +63,38 @@ def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
     uids = source.uids_from(start + 1)
     emit(Progress(STAGE, 0, len(uids), "messages"))
     fetched: list[int] = []
-    n_bytes = 0
-    for i in range(0, len(uids), batch_size):
+    n_bytes = done = 0
+    for batch in plan_batches(uids, source.sizes(uids) if uids else {}, batch_size, batch_bytes):
         if cancel is not None and cancel.is_set():
             raise Cancelled()
-        batch = uids[i:i + batch_size]
         for message in source.fetch(batch):
             cache.put(CachedRef(account, folder, status.uidvalidity, message.uid), message.raw)
             fetched.append(message.uid)
             n_bytes += len(message.raw)
         cache.set_state(account, folder, FolderState(status.uidvalidity, batch[-1], start))
-        emit(Progress(STAGE, min(i + batch_size, len(uids)), len(uids), "messages"))
+        done += len(batch)
+        emit(Progress(STAGE, done, len(uids), "messages"))
     cache.enforce_limit()
     return SyncResult(account, folder, status.uidvalidity, tuple(fetched), reset, n_bytes)
+
+
+def plan_batches(uids: Sequence[int], sizes: dict[int, int], max_count: int,
+                 max_bytes: int) -> list[list[int]]:
+    """Split ``uids`` (ascending) into batches of at most ``max_count`` messages and ``max_bytes`` bytes
+    (a single larger message gets a batch of its own)."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    total = 0
+    for uid in uids:
+        size = sizes.get(uid, 0)
+        if current and (len(current) >= max_count or total + size > max_bytes):
+            batches.append(current)
+            current, total = [], 0
+        current.append(uid)
+        total += size
+    if current:
+        batches.append(current)
+    return batches
 
 
 def sync_account(source: ImapSource, cache: MailCache, *, folders: Sequence[str] | None = None,
