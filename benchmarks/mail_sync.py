@@ -2,6 +2,8 @@
 
 Usage: python benchmarks/mail_sync.py [--messages 2000]   (needs dovecot-imapd; prints one JSON line)
 Sizes: 70% ~2 KB text, 25% ~40 KB HTML, 5% ~600 KB with a base64 attachment (seeded).
+Measured here (2 cores, shared, load ~2-3): 2,000 messages / 80.6 MB, full sync over IMAPS 4.6-7.8 s
+(257-437 msg/s), incremental no-op sync 0.10-0.12 s, peak Python heap 15 MB, max RSS 43 MB.
 """
 
 from __future__ import annotations

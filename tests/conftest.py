@@ -119,8 +119,8 @@ def dovecot() -> Iterator[object]:
     """A Dovecot IMAP server for the whole session (skipped when Dovecot is not installed)."""
     import shutil
 
-    if shutil.which("dovecot") is None:
-        pytest.skip("dovecot is not installed (apt-get install dovecot-imapd)")
+    if shutil.which("dovecot") is None or shutil.which("openssl") is None:
+        pytest.skip("dovecot or openssl is not installed (apt-get install dovecot-imapd openssl)")
     from dovecot import Dovecot
 
     server = Dovecot.start()
