@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
+from assistant.mail_cli import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
 from assistant.progress import TerminalRenderer
 from assistant.records import Answer
 
@@ -72,10 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="answer one question about one or more files",
                          description="Read the files (nothing is indexed or saved), find the passages that "
                                      "answer the question, and stream an answer with its sources.")
-    ask.add_argument("files", nargs="+", metavar="FILE", help="files to read (.txt .md .pdf .docx)")
+    ask.add_argument("files", nargs="*", metavar="FILE", help="files to read (.txt .md .pdf .docx)")
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--json", action="store_true", help="print the whole answer record as JSON")
     ask.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
+    add_mail_option(ask)
     _add_model_options(ask)
     chat = sub.add_parser("chat", help="ask several questions about the same files",
                           description="Read the files once, then answer questions until an empty line "
@@ -86,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     models = sub.add_parser("models", help="set up or check the bundled models")
     models.add_argument("action", choices=["setup", "status"],
                         help="setup: join and verify the 1.5B model once; status: show model paths")
+    add_mail_commands(sub)
     return parser
 
 
@@ -101,6 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from assistant.models_cli import run_models
 
             return run_models(args.action)
+        if args.command in MAIL_COMMANDS:
+            return run_mail_command(args)
         if args.command == "ask":
             return _ask(args)
         return _chat(args)
@@ -119,8 +124,17 @@ def _open(args: argparse.Namespace, renderer: TerminalRenderer) -> object:
     from assistant.service import ModelStore, Session, read_files
 
     store = ModelStore(_settings(args))
+    if not args.files and not getattr(args, "mail", None):
+        raise AssistantError("name at least one FILE (or --mail ID) to read")
     result = read_files(args.files, emit=renderer)
     renderer.close()
+    if getattr(args, "mail", None):
+        from assistant.mail_cli import mail_documents
+
+        documents, skipped = mail_documents(args.mail)
+        result.documents.extend(documents)
+        for line in skipped:
+            print(f"warning: skipped attachment {line}", file=sys.stderr)
     for failure in result.failures:
         print(f"warning: skipped {failure}", file=sys.stderr)
     if not result.documents:

@@ -5,6 +5,14 @@
      +-- ModelError            a model file is missing, corrupt or cannot be loaded
      +-- ConfigError           the settings file is invalid
      +-- Cancelled             the user cancelled a long operation
+     +-- SecretStoreError      the OS keyring is missing, locked or refused the request
+     +-- MailError             talking to a mail server failed
+          +-- AuthError        the server refused the user name or password
+          +-- ServerUnreachable the host cannot be resolved or reached, or timed out
+          +-- TlsError         TLS failed: certificate refused, or the server does not offer STARTTLS
+          +-- FolderError      a folder (mailbox) does not exist or cannot be opened
+
+No message ever contains a password.
 """
 
 from __future__ import annotations
@@ -36,3 +44,32 @@ class Cancelled(AssistantError):
 
     def __init__(self) -> None:
         super().__init__("cancelled")
+
+
+class SecretStoreError(AssistantError):
+    """The OS keyring is unavailable, locked, or refused to store or return a password."""
+
+
+class MailError(AssistantError):
+    """A mail server request failed; subclasses say why. ``account`` names the account."""
+
+    def __init__(self, account: str, reason: str) -> None:
+        super().__init__(f"account {account}: {reason}")
+        self.account = account
+        self.reason = reason
+
+
+class AuthError(MailError):
+    """The server refused the login (wrong user name or password)."""
+
+
+class ServerUnreachable(MailError):
+    """The host name does not resolve, the port refuses connections, or the server timed out."""
+
+
+class TlsError(MailError):
+    """The TLS handshake failed, typically because the server's certificate was not trusted."""
+
+
+class FolderError(MailError):
+    """A folder (IMAP mailbox) is missing or cannot be selected."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 Route = Literal["question_answering", "needle_lookup", "counting", "summarization"]
@@ -121,3 +122,42 @@ class TraceStep:
 
 
 Event = Progress | TokenText | TraceStep
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file attached to (or a non-text part of) a message. ``size`` is in bytes of the decoded data."""
+
+    filename: str
+    content_type: str
+    size: int
+    data: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Message:
+    """One parsed email (RFC 5322 / MIME). Addresses are display strings such as ``Bob <bob@x.org>``.
+
+    ``text`` is the text/plain body; ``html_text`` is the text/html body converted to text; ``defects``
+    names what was wrong with broken MIME (parsing never fails); ``raw`` is the exact original bytes.
+    """
+
+    sender: str
+    to: tuple[str, ...]
+    cc: tuple[str, ...]
+    reply_to: tuple[str, ...]
+    date: datetime | None
+    subject: str
+    message_id: str
+    in_reply_to: str
+    references: tuple[str, ...]
+    text: str
+    html_text: str
+    attachments: tuple[Attachment, ...]
+    defects: tuple[str, ...]
+    raw: bytes = field(repr=False)
+
+    @property
+    def body(self) -> str:
+        """The readable body: the text part, else the HTML part as text."""
+        return self.text if self.text.strip() else self.html_text

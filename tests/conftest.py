@@ -91,3 +91,66 @@ class ScriptedGenerator(Generator):
         for i in range(0, len(reply), 3):
             yield reply[i:i + 3]
         self._record(request.purpose, len(request.user) // 4, len(reply) // 4, 0.0, None)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[object]:
+    """Our in-memory keyring backend, active for one test (the previous backend is restored)."""
+    import keyring
+    from memkeyring import MemoryKeyring
+
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Fresh config and data folders for one test (``ASSISTANT_CONFIG_DIR``/``ASSISTANT_DATA_DIR``)."""
+    monkeypatch.setenv("ASSISTANT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("ASSISTANT_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[object]:
+    """A Dovecot IMAP server for the whole session (skipped when Dovecot is not installed)."""
+    import shutil
+
+    if shutil.which("dovecot") is None or shutil.which("openssl") is None:
+        pytest.skip("dovecot or openssl is not installed (apt-get install dovecot-imapd openssl)")
+    from dovecot import Dovecot
+
+    server = Dovecot.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def mail_account(dovecot: object, user_dirs: Path, memory_keyring: object) -> object:
+    """An IMAPS account on the test Dovecot, trusting its certificate, password in our keyring."""
+    from assistant import secrets
+    from assistant.accounts import Account, add_account
+
+    account = Account("test", "127.0.0.1", dovecot.user, port=dovecot.imaps_port,  # type: ignore[attr-defined]
+                      ca_file=str(dovecot.cert))  # type: ignore[attr-defined]
+    add_account(account)
+    secrets.set_password(account.name, dovecot.password)  # type: ignore[attr-defined]
+    return account
+
+
+@pytest.fixture
+def server_client(dovecot: object) -> Iterator[object]:
+    """A second, independent IMAP connection (test side) to put messages on the server."""
+    import ssl
+
+    import imapclient
+
+    client = imapclient.IMAPClient("127.0.0.1", port=dovecot.imaps_port,  # type: ignore[attr-defined]
+                                   ssl_context=ssl.create_default_context(
+                                       cafile=str(dovecot.cert)))  # type: ignore[attr-defined]
+    client.login(dovecot.user, dovecot.password)  # type: ignore[attr-defined]
+    yield client
+    client.logout()

@@ -1,0 +1,184 @@
+"""Mail accounts: frozen settings kept as TOML in ``config_dir()/accounts.toml`` (never a password).
+
+Security modes: ``ssl`` (implicit TLS, RFC 8314, default port 993), ``starttls`` (RFC 3501 §6.2.1,
+default port 143) and ``plain`` (no TLS; allowed only to a loopback host such as a local bridge).
+TLS certificates are always verified; a self-signed server is trusted through a per-account CA file.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import tomli_w
+
+from assistant.config import config_dir
+from assistant.errors import ConfigError
+
+Security = Literal["ssl", "starttls", "plain"]
+SECURITY_MODES: tuple[Security, ...] = ("ssl", "starttls", "plain")
+DEFAULT_PORTS: dict[str, int] = {"ssl": 993, "starttls": 143, "plain": 143}
+DEFAULT_FOLDERS = ("INBOX",)
+ACCOUNTS_FILE = "accounts.toml"
+_NAME = re.compile(r"^[A-Za-z0-9._@+-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class Account:
+    """One IMAP account. The password lives in the OS keyring under ``name`` (see assistant.secrets).
+
+    Attributes:
+        name: short identifier (letters, digits, ``. _ @ + -``), used in message IDs and the keyring.
+        host: IMAP server host name or address.
+        username: login name.
+        security: ``ssl``, ``starttls`` or ``plain`` (plain: loopback hosts only).
+        port: TCP port; 0 means the default of the security mode (993 or 143).
+        folders: folders to sync and watch.
+        drafts_folder: where drafts go; None finds the SPECIAL-USE ``\\Drafts`` folder (RFC 6154),
+            else a folder named "Drafts".
+        ca_file: PEM file of a CA (or self-signed certificate) trusted for this account only, in
+            addition to nothing else; None uses the system's trusted CAs.
+    """
+
+    name: str
+    host: str
+    username: str
+    security: Security = "ssl"
+    port: int = 0
+    folders: tuple[str, ...] = DEFAULT_FOLDERS
+    drafts_folder: str | None = None
+    ca_file: str | None = None
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise ConfigError(f"account name {self.name!r} is not allowed; use letters, digits and . _ @ + -")
+        if not self.host or not self.username:
+            raise ConfigError(f"account {self.name}: host and username are required")
+        if self.security not in SECURITY_MODES:
+            raise ConfigError(f"account {self.name}: security must be one of {', '.join(SECURITY_MODES)}")
+        if self.security == "plain" and not is_loopback(self.host):
+            raise ConfigError(f"account {self.name}: security \"plain\" sends the password unencrypted and is "
+                              "only allowed to localhost; use \"ssl\" or \"starttls\"")
+        if not 0 <= self.port <= 65535:
+            raise ConfigError(f"account {self.name}: port {self.port} is out of range")
+        if not self.folders:
+            raise ConfigError(f"account {self.name}: list at least one folder (e.g. INBOX)")
+        if self.ca_file is not None and not Path(self.ca_file).is_file():
+            raise ConfigError(f"account {self.name}: CA file {self.ca_file} not found; give a PEM file")
+
+    @property
+    def effective_port(self) -> int:
+        """The port to connect to (the security mode's default when ``port`` is 0)."""
+        return self.port or DEFAULT_PORTS[self.security]
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def accounts_path() -> Path:
+    """``config_dir()/accounts.toml``."""
+    return config_dir() / ACCOUNTS_FILE
+
+
+def _from_table(name: str, table: dict[str, Any]) -> Account:
+    known = {"host", "username", "security", "port", "folders", "drafts_folder", "ca_file"}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ConfigError(f"unknown setting(s) {', '.join(unknown)} in [accounts.{name}]; remove them")
+    try:
+        return Account(name=name, host=str(table["host"]), username=str(table["username"]),
+                       security=cast(Security, table.get("security", "ssl")), port=int(table.get("port", 0)),
+                       folders=tuple(str(f) for f in table.get("folders", DEFAULT_FOLDERS)),
+                       drafts_folder=table.get("drafts_folder"), ca_file=table.get("ca_file"))
+    except KeyError as exc:
+        raise ConfigError(f"[accounts.{name}] lacks {exc.args[0]}; add it or remove the account") from exc
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"[accounts.{name}] has an invalid value ({exc}); fix it") from exc
+
+
+def load_accounts(path: Path | None = None) -> dict[str, Account]:
+    """All accounts by name, in file order; a missing file gives none.
+
+    Raises:
+        ConfigError: the file is not valid TOML or an account is invalid.
+    """
+    path = path or accounts_path()
+    if not path.exists():
+        return {}
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not valid TOML ({exc}); fix or delete it") from exc
+    tables = raw.get("accounts", {})
+    return {name: _from_table(name, table) for name, table in tables.items()}
+
+
+def _to_table(account: Account) -> dict[str, Any]:
+    table: dict[str, Any] = {"host": account.host, "username": account.username,
+                             "security": account.security, "folders": list(account.folders)}
+    if account.port:
+        table["port"] = account.port
+    if account.drafts_folder:
+        table["drafts_folder"] = account.drafts_folder
+    if account.ca_file:
+        table["ca_file"] = account.ca_file
+    return table
+
+
+def save_accounts(accounts: dict[str, Account], path: Path | None = None) -> None:
+    """Write ``accounts`` (replacing the file atomically; mode 0600). No secret is ever written."""
+    path = path or accounts_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = tomli_w.dumps({"accounts": {name: _to_table(a) for name, a in accounts.items()}})
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.chmod(0o600)
+    tmp.replace(path)
+
+
+def add_account(account: Account, path: Path | None = None) -> None:
+    """Add or replace ``account`` in the accounts file."""
+    accounts = load_accounts(path)
+    accounts[account.name] = account
+    save_accounts(accounts, path)
+
+
+def remove_account(name: str, path: Path | None = None) -> Account:
+    """Remove account ``name`` and return it.
+
+    Raises:
+        ConfigError: no such account.
+    """
+    accounts = load_accounts(path)
+    if name not in accounts:
+        raise ConfigError(f"no account named {name!r}; see `assistant account list`")
+    removed = accounts.pop(name)
+    save_accounts(accounts, path)
+    return removed
+
+
+def get_account(name: str | None, path: Path | None = None) -> Account:
+    """Account ``name``, or the only/first account when ``name`` is None.
+
+    Raises:
+        ConfigError: no such account, or none configured.
+    """
+    accounts = load_accounts(path)
+    if not accounts:
+        raise ConfigError("no mail account configured; add one with `assistant account add`")
+    if name is None:
+        return next(iter(accounts.values()))
+    if name not in accounts:
+        raise ConfigError(f"no account named {name!r}; see `assistant account list`")
+    return accounts[name]

@@ -1,0 +1,73 @@
+"""A message and its attachments as documents for the question-answering pipeline.
+
+Supported attachments go through the :mod:`assistant.documents` extractors: each is written to a
+private temporary folder that is removed right after extraction. Others are listed with a reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import mimetypes
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.documents import extract, supported_suffixes
+from assistant.errors import InputError
+from assistant.records import Attachment, Document, Message, Segment
+
+
+@dataclass(frozen=True)
+class SkippedAttachment:
+    """An attachment that did not become a document, and why (``unsupported: TYPE`` or the read error)."""
+
+    attachment: Attachment
+    reason: str
+
+
+def message_document(message: Message, source: str) -> Document:
+    """The message's headers and body as one document named ``source``."""
+    head = [f"From: {message.sender}", f"To: {', '.join(message.to)}"]
+    if message.cc:
+        head.append(f"Cc: {', '.join(message.cc)}")
+    if message.date:
+        head.append(f"Date: {message.date.isoformat()}")
+    head.append(f"Subject: {message.subject}")
+    text = "\n".join(head) + "\n\n" + (message.body or "(no text)")
+    return Document(source=source, text=text, segments=(Segment(text),), offsets=(0,))
+
+
+def _suffix(attachment: Attachment, supported: set[str]) -> str | None:
+    suffix = Path(attachment.filename).suffix.lower()
+    if suffix in supported:
+        return suffix
+    guessed = mimetypes.guess_extension(attachment.content_type) or ""
+    return guessed if guessed in supported else None
+
+
+def attachment_documents(message: Message, source: str) -> tuple[list[Document], list[SkippedAttachment]]:
+    """Extract every supported attachment; documents are named ``source/FILENAME``.
+
+    Returns:
+        The documents, and the attachments skipped with their reasons.
+    """
+    supported = set(supported_suffixes())
+    documents: list[Document] = []
+    skipped: list[SkippedAttachment] = []
+    with tempfile.TemporaryDirectory(prefix="assistant-att-") as tmp:
+        for i, att in enumerate(message.attachments):
+            suffix = _suffix(att, supported)
+            if suffix is None:
+                skipped.append(SkippedAttachment(att, f"unsupported: {att.content_type}"))
+                continue
+            path = Path(tmp) / f"{i}{suffix}"
+            path.write_bytes(att.data)
+            try:
+                doc = extract(path)
+            except InputError as exc:
+                skipped.append(SkippedAttachment(att, exc.reason))
+                continue
+            finally:
+                path.unlink(missing_ok=True)
+            documents.append(dataclasses.replace(doc, source=f"{source}/{att.filename}"))
+    return documents, skipped

@@ -1,0 +1,323 @@
+"""The only IMAP I/O (RFC 3501 on imapclient): connect, log in, list, read without side effects, append.
+
+Reading never changes a message: folders are opened read-only (EXAMINE) where possible and bodies are
+fetched with ``BODY.PEEK[]`` (RFC 3501 §6.4.5), so ``\\Seen`` stays as it was. The only write is
+APPEND of a draft with the ``\\Draft`` flag. TLS is always verified (``ssl.create_default_context``,
+optionally trusting one per-account CA file). imapclient, socket and ssl errors are translated here
+into :mod:`assistant.errors` types whose messages say what to do; passwords never appear in them.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import ssl
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from types import TracebackType
+from typing import Any
+
+import imapclient
+import imapclient.exceptions as imap_errors
+
+from assistant.accounts import Account
+from assistant.errors import AuthError, FolderError, MailError, ServerUnreachable, TlsError
+
+CONNECT_TIMEOUT_S = 20.0
+READ_TIMEOUT_S = 120.0
+IDLE_MAX_S = 25 * 60  # RFC 2177 §3: re-issue IDLE at least every 29 minutes
+FETCH_ITEMS = [b"BODY.PEEK[]", b"RFC822.SIZE", b"INTERNALDATE", b"FLAGS"]
+_APPENDUID = re.compile(rb"APPENDUID (\d+) (\d+)")
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A mailbox: its name (decoded from modified UTF-7) and flags such as ``\\Drafts`` (RFC 6154)."""
+
+    name: str
+    flags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FolderStatus:
+    """A selected folder: UIDVALIDITY (RFC 3501 §2.3.1.1), UIDNEXT and message count."""
+
+    name: str
+    uidvalidity: int
+    uidnext: int
+    exists: int
+
+
+@dataclass(frozen=True)
+class FetchedMessage:
+    """One message as the server holds it: the exact ``BODY[]`` bytes, size (bytes), date and flags."""
+
+    uid: int
+    raw: bytes
+    size: int
+    internaldate: datetime | None
+    flags: tuple[str, ...]
+
+
+def ssl_context(account: Account) -> ssl.SSLContext:
+    """A verifying TLS context: the system CAs, or only ``account.ca_file`` when one is given."""
+    try:
+        return ssl.create_default_context(cafile=account.ca_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise TlsError(account.name, f"cannot load the CA file {account.ca_file} ({exc}); give a PEM "
+                                     "certificate file") from exc
+
+
+def _connect_error(account: Account, exc: BaseException) -> MailError:
+    where = f"{account.host}:{account.effective_port}"
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return TlsError(account.name, f"the certificate of {where} was refused ({exc.verify_message}). "
+                                      "If this server uses a self-signed certificate, save it and pass it with "
+                                      "`assistant account add --ca-file FILE`; verification is never turned off")
+    if isinstance(exc, ssl.SSLError):
+        return TlsError(account.name, f"TLS with {where} failed ({exc.reason or exc}); check the port and "
+                                      "security mode (ssl is usually port 993, starttls port 143)")
+    if isinstance(exc, socket.gaierror):
+        return ServerUnreachable(account.name, f"host {account.host} cannot be resolved; check the host name "
+                                               "and your network connection")
+    if isinstance(exc, ConnectionRefusedError):
+        return ServerUnreachable(account.name, f"{where} refused the connection; check the port and that the "
+                                               "server is running")
+    if isinstance(exc, TimeoutError):
+        return ServerUnreachable(account.name, f"{where} did not answer in time; check your network and try "
+                                               "again later")
+    if isinstance(exc, OSError):
+        return ServerUnreachable(account.name, f"cannot reach {where} ({exc.strerror or exc}); check your "
+                                               "network and try again")
+    return MailError(account.name, f"the server {where} failed ({exc}); try again later")
+
+
+class ImapSource:
+    """One IMAP connection for one account. Use as a context manager: ``with ImapSource(a, pw) as s:``.
+
+    Args:
+        account: the account settings.
+        password: its password (kept only for the login call; never logged or shown).
+        timeout_s: read timeout in seconds for each server reply.
+    """
+
+    def __init__(self, account: Account, password: str, *, timeout_s: float = READ_TIMEOUT_S) -> None:
+        self.account = account
+        self._password = password
+        self._timeout_s = timeout_s
+        self._client: Any = None
+        self._selected: str | None = None
+
+    def __enter__(self) -> ImapSource:
+        self.connect()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"ImapSource({self.account.name!r})"
+
+    def connect(self) -> None:
+        """Open the connection (TLS as the account says) and log in.
+
+        Raises:
+            ServerUnreachable: the host cannot be resolved, refuses, or times out.
+            TlsError: the certificate is refused or STARTTLS is not offered.
+            AuthError: the user name or password is wrong.
+        """
+        a = self.account
+        timeout = imapclient.SocketTimeout(connect=CONNECT_TIMEOUT_S, read=self._timeout_s)
+        context = ssl_context(a) if a.security != "plain" else None
+        try:
+            client = imapclient.IMAPClient(a.host, port=a.effective_port, ssl=a.security == "ssl",
+                                           ssl_context=context, timeout=timeout)
+            if a.security == "starttls":
+                try:
+                    client.starttls(context)
+                except imap_errors.CapabilityError as exc:
+                    client.shutdown()
+                    raise TlsError(a.name, f"{a.host} does not offer STARTTLS; use security \"ssl\" "
+                                           "(port 993)") from exc
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise _connect_error(a, exc) from exc
+        try:
+            client.login(a.username, self._password)
+        except imap_errors.LoginError as exc:
+            client.shutdown()
+            raise AuthError(a.name, f"{a.host} refused the login of {a.username}: wrong user name or "
+                                    "password; re-enter it with `assistant account add`") from exc
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise _connect_error(a, exc) from exc
+        self._client = client
+
+    def close(self) -> None:
+        """Log out and close; errors while closing are ignored (the connection is going away)."""
+        client, self._client = self._client, None
+        if client is None:
+            return
+        try:
+            client.logout()
+        except (OSError, imap_errors.IMAPClientError):
+            try:
+                client.shutdown()
+            except OSError:
+                pass
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            raise MailError(self.account.name, "not connected; connect first")
+        return self._client
+
+    def _lost(self, exc: BaseException) -> MailError:
+        if isinstance(exc, OSError):
+            return _connect_error(self.account, exc)
+        return ServerUnreachable(self.account.name, f"the connection to {self.account.host} failed ({exc}); "
+                                                    "it will be retried")
+
+    def folders(self) -> list[Folder]:
+        """Every folder with its flags (``LIST "" "*"``)."""
+        try:
+            rows = self.client.list_folders()
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+        return [Folder(str(name), tuple(f.decode() for f in flags)) for flags, _sep, name in rows]
+
+    def drafts_folder(self) -> str:
+        """The Drafts folder: the account's setting, else SPECIAL-USE ``\\Drafts``, else "Drafts".
+
+        Raises:
+            FolderError: none of those exists.
+        """
+        folders = self.folders()
+        names = {f.name for f in folders}
+        wanted = self.account.drafts_folder
+        if wanted:
+            if wanted not in names:
+                raise FolderError(self.account.name, f"the drafts folder {wanted!r} does not exist; fix "
+                                                     "drafts_folder in accounts.toml")
+            return wanted
+        for f in folders:
+            if "\\Drafts" in f.flags:
+                return f.name
+        for f in folders:
+            if f.name.rsplit("/", 1)[-1].lower() in ("drafts", "draft"):
+                return f.name
+        raise FolderError(self.account.name, "no Drafts folder found; create one in your mail program or set "
+                                             "drafts_folder in accounts.toml")
+
+    def select(self, folder: str, *, readonly: bool = True) -> FolderStatus:
+        """Open ``folder`` (read-only by default: EXAMINE) and return its UIDVALIDITY and counts.
+
+        Raises:
+            FolderError: the folder does not exist or cannot be opened.
+        """
+        try:
+            info = self.client.select_folder(folder, readonly=readonly)
+        except imap_errors.IMAPClientError as exc:
+            if isinstance(exc, imap_errors.IMAPClientAbortError):
+                raise self._lost(exc) from exc
+            raise FolderError(self.account.name, f"folder {folder!r} cannot be opened ({exc}); check the "
+                                                 "folder names in accounts.toml") from exc
+        except OSError as exc:
+            raise self._lost(exc) from exc
+        self._selected = folder
+        return FolderStatus(folder, int(info.get(b"UIDVALIDITY", 0)), int(info.get(b"UIDNEXT", 0)),
+                            int(info.get(b"EXISTS", 0)))
+
+    def uids_from(self, first_uid: int) -> list[int]:
+        """UIDs >= ``first_uid`` in the selected folder, ascending.
+
+        ``UID N:*`` matches the last message even when N is past the end (RFC 3501 §6.4.8), so the
+        server's answer is filtered.
+        """
+        try:
+            uids = self.client.search(["UID", f"{max(1, first_uid)}:*"])
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+        return sorted(int(u) for u in uids if int(u) >= first_uid)
+
+    def fetch(self, uids: Sequence[int]) -> Iterator[FetchedMessage]:
+        """The messages ``uids`` of the selected folder with ``BODY.PEEK[]`` (flags left untouched)."""
+        if not uids:
+            return
+        try:
+            rows = self.client.fetch(list(uids), FETCH_ITEMS)
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+        for uid in sorted(rows):
+            data = rows[uid]
+            raw = data.get(b"BODY[]")
+            if raw is None:  # expunged meanwhile
+                continue
+            flags = tuple(f.decode() if isinstance(f, bytes) else str(f) for f in data.get(b"FLAGS", ()))
+            yield FetchedMessage(int(uid), bytes(raw), int(data.get(b"RFC822.SIZE", len(raw))),
+                                 data.get(b"INTERNALDATE"), flags)
+
+    def sizes(self, uids: Sequence[int]) -> dict[int, int]:
+        """RFC822.SIZE (bytes) of ``uids`` in the selected folder, to plan fetch batches."""
+        if not uids:
+            return {}
+        try:
+            rows = self.client.fetch(list(uids), [b"RFC822.SIZE"])
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+        return {int(u): int(d.get(b"RFC822.SIZE", 0)) for u, d in rows.items()}
+
+    def flags(self, uids: Sequence[int]) -> dict[int, tuple[str, ...]]:
+        """Flags of ``uids`` in the selected folder."""
+        try:
+            rows = self.client.get_flags(list(uids))
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+        return {int(u): tuple(f.decode() for f in fl) for u, fl in rows.items()}
+
+    def append(self, folder: str, raw: bytes, *, flags: Sequence[str] = ("\\Draft",)) -> int | None:
+        """APPEND ``raw`` to ``folder`` with ``flags``; returns the new UID when the server says it (UIDPLUS).
+
+        Raises:
+            FolderError: the folder does not exist or refuses the message.
+        """
+        try:
+            reply = self.client.append(folder, raw, flags=tuple(f.encode() for f in flags))
+        except imap_errors.IMAPClientError as exc:
+            raise FolderError(self.account.name, f"the server refused to save into {folder!r} ({exc}); "
+                                                 "check the folder exists") from exc
+        except OSError as exc:
+            raise self._lost(exc) from exc
+        match = _APPENDUID.search(reply if isinstance(reply, bytes) else b"")
+        return int(match.group(2)) if match else None
+
+    def idle(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` seconds (capped at 25 min, RFC 2177) for a change in the selected folder.
+
+        Returns:
+            True when the server reported new or expunged messages, False on timeout.
+        """
+        timeout_s = min(timeout_s, IDLE_MAX_S)
+        try:
+            self.client.idle()
+            try:
+                responses = self.client.idle_check(timeout=timeout_s)
+            finally:
+                self.client.idle_done()
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+        return any(len(r) >= 2 and r[1] in (b"EXISTS", b"EXPUNGE", b"RECENT") for r in responses)
+
+    def has_idle(self) -> bool:
+        """Whether the server supports IDLE (RFC 2177)."""
+        try:
+            return bool(self.client.has_capability("IDLE"))
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+
+    def noop(self) -> None:
+        """NOOP: keeps the connection alive and lets the server report changes."""
+        try:
+            self.client.noop()
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc

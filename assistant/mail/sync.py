@@ -1,0 +1,153 @@
+"""Incremental sync by UID with UIDVALIDITY tracking (RFC 3501 §2.3.1.1), and watch mode.
+
+A folder's cache is valid only for one UIDVALIDITY: when the server reports another, the folder's
+cache is dropped and every message is fetched again (nothing duplicated, nothing lost). Otherwise
+only UIDs above the highest synced one are fetched, in batches, and the state is saved after each
+batch so an interrupted sync resumes where it stopped. Progress goes out as :class:`Progress` events.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from assistant.errors import AuthError, Cancelled, FolderError, MailError, TlsError
+from assistant.mail.cache import CachedRef, FolderState, MailCache
+from assistant.mail.imap import IDLE_MAX_S, ImapSource
+from assistant.records import Event, Progress
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BATCH = 50
+DEFAULT_BATCH_BYTES = 16 * 1024**2  # bounds memory: one batch of bodies is held at a time
+DEFAULT_POLL_S = 60.0
+MAX_BACKOFF_S = 300.0
+STAGE = "mail_sync"
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """What one folder's sync did: the UIDs fetched, and whether UIDVALIDITY changed (cache rebuilt)."""
+
+    account: str
+    folder: str
+    uidvalidity: int
+    new_uids: tuple[int, ...]
+    reset: bool
+    fetched_bytes: int
+
+
+def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
+                emit: Callable[[Event], None] = lambda e: None, batch_size: int = DEFAULT_BATCH,
+                batch_bytes: int = DEFAULT_BATCH_BYTES, cancel: threading.Event | None = None) -> SyncResult:
+    """Fetch the folder's messages not yet in ``cache`` (read-only; flags untouched).
+
+    Raises:
+        FolderError: the folder does not exist.
+        MailError: the connection failed (the state saved so far is kept).
+        Cancelled: ``cancel`` was set (between batches).
+    """
+    account = source.account.name
+    status = source.select(folder, readonly=True)
+    state = cache.state(account, folder)
+    reset = state is not None and state.uidvalidity != status.uidvalidity
+    if reset or state is None:
+        if reset:
+            log.info("%s/%s: UIDVALIDITY changed; fetching the folder again", account, folder)
+        cache.drop_folder(account, folder)
+        state = FolderState(status.uidvalidity, 0)
+    start = state.last_uid
+    cache.set_state(account, folder, FolderState(status.uidvalidity, start, start))
+    uids = source.uids_from(start + 1)
+    emit(Progress(STAGE, 0, len(uids), "messages"))
+    fetched: list[int] = []
+    n_bytes = done = 0
+    for batch in plan_batches(uids, source.sizes(uids) if uids else {}, batch_size, batch_bytes):
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        for message in source.fetch(batch):
+            cache.put(CachedRef(account, folder, status.uidvalidity, message.uid), message.raw)
+            fetched.append(message.uid)
+            n_bytes += len(message.raw)
+        cache.set_state(account, folder, FolderState(status.uidvalidity, batch[-1], start))
+        done += len(batch)
+        emit(Progress(STAGE, done, len(uids), "messages"))
+    cache.enforce_limit()
+    return SyncResult(account, folder, status.uidvalidity, tuple(fetched), reset, n_bytes)
+
+
+def plan_batches(uids: Sequence[int], sizes: dict[int, int], max_count: int,
+                 max_bytes: int) -> list[list[int]]:
+    """Split ``uids`` (ascending) into batches of at most ``max_count`` messages and ``max_bytes`` bytes
+    (a single larger message gets a batch of its own)."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    total = 0
+    for uid in uids:
+        size = sizes.get(uid, 0)
+        if current and (len(current) >= max_count or total + size > max_bytes):
+            batches.append(current)
+            current, total = [], 0
+        current.append(uid)
+        total += size
+    if current:
+        batches.append(current)
+    return batches
+
+
+def sync_account(source: ImapSource, cache: MailCache, *, folders: Sequence[str] | None = None,
+                 emit: Callable[[Event], None] = lambda e: None,
+                 cancel: threading.Event | None = None) -> list[SyncResult]:
+    """Sync every folder the account watches (or ``folders``), in order."""
+    return [sync_folder(source, cache, folder, emit=emit, cancel=cancel)
+            for folder in (folders or source.account.folders)]
+
+
+def _permanent(exc: MailError) -> bool:
+    """Errors that retrying cannot fix: the user must act (password, certificate, folder name)."""
+    return isinstance(exc, AuthError | TlsError | FolderError)
+
+
+def watch(connect: Callable[[], ImapSource], cache: MailCache, *, stop: threading.Event,
+          on_sync: Callable[[list[SyncResult]], None] = lambda r: None,
+          emit: Callable[[Event], None] = lambda e: None, idle_s: float = IDLE_MAX_S,
+          poll_s: float = DEFAULT_POLL_S, max_backoff_s: float = MAX_BACKOFF_S) -> None:
+    """Sync, then wait for new mail (IDLE on the first folder, RFC 2177, else polling) until ``stop``.
+
+    With several folders, IDLE is capped at ``poll_s`` so the other folders are polled too. A lost
+    connection is re-opened with exponential backoff (1 s doubling up to ``max_backoff_s``).
+
+    Raises:
+        AuthError, TlsError, FolderError: the user must fix the account; retrying cannot help.
+    """
+    backoff = 1.0
+    while not stop.is_set():
+        try:
+            with connect() as source:
+                on_sync(sync_account(source, cache, emit=emit, cancel=stop))
+                backoff = 1.0
+                folders = source.account.folders
+                use_idle = source.has_idle()
+                wait_s = idle_s if len(folders) == 1 else min(idle_s, poll_s)
+                while not stop.is_set():
+                    if use_idle:
+                        source.select(folders[0], readonly=True)
+                        source.idle(wait_s)
+                    else:
+                        if stop.wait(poll_s):
+                            break
+                        source.noop()
+                    if stop.is_set():
+                        break
+                    on_sync(sync_account(source, cache, emit=emit, cancel=stop))
+        except Cancelled:
+            return
+        except MailError as exc:
+            if _permanent(exc):
+                raise
+            log.warning("%s; reconnecting in %.0f s", exc, backoff)
+            if stop.wait(backoff):
+                return
+            backoff = min(backoff * 2, max_backoff_s)

@@ -1,0 +1,120 @@
+"""The ``assistant account ...`` and ``assistant mail ...`` commands (registered by :mod:`assistant.cli`).
+
+Passwords are read with ``getpass`` (or one line of standard input with ``--password-stdin``) and go
+straight to the OS keyring; they are never echoed, logged or written to a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.records import Document
+
+MAIL_COMMANDS = ("account", "mail", "draft")
+
+
+def add_mail_commands(sub: argparse._SubParsersAction) -> None:
+    """Register ``account``, ``mail`` and ``draft`` on the main parser's subcommands."""
+    account = sub.add_parser("account", help="add, list, remove or test mail accounts (IMAP)")
+    acc = account.add_subparsers(dest="account_action", metavar="ACTION", required=True)
+    add = acc.add_parser("add", help="add or replace an account; the password goes to the OS keyring")
+    add.add_argument("name", help="short name for the account (letters, digits, . _ @ + -)")
+    add.add_argument("--host", required=True, help="IMAP server, e.g. imap.example.org")
+    add.add_argument("--user", required=True, help="login name")
+    add.add_argument("--security", choices=["ssl", "starttls", "plain"], default="ssl",
+                     help="ssl (port 993, default), starttls (port 143), plain (localhost only)")
+    add.add_argument("--port", type=int, default=0, help="port (default: 993 for ssl, 143 otherwise)")
+    add.add_argument("--folder", action="append", dest="folders", metavar="FOLDER",
+                     help="folder to sync and watch (repeat; default INBOX)")
+    add.add_argument("--drafts-folder", help="where drafts go (default: the server's \\Drafts folder)")
+    add.add_argument("--ca-file", help="PEM certificate to trust for this server (self-signed servers)")
+    add.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    lst = acc.add_parser("list", help="show the accounts (never passwords)")
+    lst.add_argument("--json", action="store_true")
+    rm = acc.add_parser("remove", help="remove an account and its password (cached mail stays until "
+                                       "`assistant mail clear`)")
+    rm.add_argument("name")
+    test = acc.add_parser("test", help="log in and list the folders")
+    test.add_argument("name", nargs="?", help="account (default: the first)")
+
+    mail = sub.add_parser("mail", help="sync, list and show email (read-only: nothing is sent, moved or "
+                                       "marked read)")
+    m = mail.add_subparsers(dest="mail_action", metavar="ACTION", required=True)
+    sync = m.add_parser("sync", help="fetch new messages into the local cache")
+    sync.add_argument("--account", help="only this account (default: all)")
+    sync.add_argument("--watch", action="store_true", help="keep running and fetch new mail as it arrives "
+                                                           "(IDLE); Ctrl-C stops")
+    ls = m.add_parser("list", help="list cached messages, newest last")
+    ls.add_argument("--account")
+    ls.add_argument("--new", action="store_true", help="only messages fetched by the latest sync")
+    ls.add_argument("--limit", type=int, default=50, help="at most this many (default 50; 0 = all)")
+    ls.add_argument("--json", action="store_true")
+    show = m.add_parser("show", help="show one message: headers, text, attachments")
+    show.add_argument("id", metavar="ID", help="message ID as listed (ACCOUNT:FOLDER:UID)")
+    clear = m.add_parser("clear", help="delete the local mail cache")
+    clear.add_argument("--account")
+
+    draft = sub.add_parser("draft", help="write a reply draft with the LLM and save it to Drafts (never sent)")
+    draft.add_argument("id", metavar="ID", help="message to reply to (ACCOUNT:FOLDER:UID)")
+    draft.add_argument("--instructions", default="", help="what the reply should say")
+    draft.add_argument("--text", help="use this reply text instead of asking the LLM")
+    draft.add_argument("--reply-all", action="store_true", help="also address the original To and Cc")
+    draft.add_argument("--print", action="store_true", help="print the draft instead of saving it")
+    draft.add_argument("--fast", action="store_true", help="use the small 135M model")
+
+
+def run_mail_command(args: argparse.Namespace) -> int:
+    """Run a command registered by :func:`add_mail_commands`; returns the exit status.
+
+    Raises:
+        AssistantError: any failure, with a message saying what to do.
+    """
+    from assistant import mail_commands
+
+    if args.command == "account":
+        return int(getattr(mail_commands, f"account_{args.account_action}")(args))
+    if args.command == "mail":
+        return int(getattr(mail_commands, f"mail_{args.mail_action}")(args))
+    return int(mail_commands.draft(args))
+
+
+def read_password(args: argparse.Namespace, prompt: str) -> str:
+    """The password from one line of stdin (``--password-stdin``) or a no-echo prompt."""
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    return getpass.getpass(prompt)
+
+
+
+
+def add_mail_option(ask: argparse.ArgumentParser) -> None:
+    """``ask --mail ID``: read a cached message and its attachments as documents."""
+    ask.add_argument("--mail", metavar="ID", action="append", default=[],
+                     help="also read this cached message and its attachments (ACCOUNT:FOLDER:UID)")
+
+
+def mail_documents(ids: list[str]) -> tuple[list[Document], list[str]]:
+    """Documents for ``ask --mail``: each message's text, then its supported attachments.
+
+    Returns:
+        The documents, and one line per attachment that could not be read (name and reason).
+
+    Raises:
+        ConfigError: an ID is malformed or not in the cache.
+    """
+    from assistant.mail.attachments import attachment_documents, message_document
+    from assistant.mail_commands import load_message
+
+    documents: list[Document] = []
+    skipped: list[str] = []
+    for message_id in ids:
+        ref, message = load_message(message_id)
+        documents.append(message_document(message, ref.id))
+        docs, rest = attachment_documents(message, ref.id)
+        documents.extend(docs)
+        skipped.extend(f"{ref.id}/{s.attachment.filename}: {s.reason}" for s in rest)
+    return documents, skipped

@@ -1,0 +1,238 @@
+"""What the ``account``, ``mail`` and ``draft`` commands do (parsing is in :mod:`assistant.mail_cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from collections.abc import Callable
+
+from assistant import secrets
+from assistant.accounts import Account, add_account, get_account, load_accounts, remove_account
+from assistant.errors import AssistantError, ConfigError, SecretStoreError
+from assistant.mail.cache import CachedRef, FolderState, MailCache
+from assistant.mail.imap import ImapSource
+from assistant.mail.parse import parse_message
+from assistant.mail.sync import SyncResult, sync_account, watch
+from assistant.records import Message
+
+
+def _password(account: Account) -> str:
+    password = secrets.get_password(account.name)
+    if password is None:
+        raise SecretStoreError(f"no password stored for account {account.name}; run "
+                               f"`assistant account add {account.name} ...` again")
+    return password
+
+
+def connector(account: Account) -> Callable[[], ImapSource]:
+    """A function opening a new logged-in-on-enter connection for ``account``."""
+    return lambda: ImapSource(account, _password(account))
+
+
+def account_add(args: argparse.Namespace) -> int:
+    from assistant.mail_cli import read_password
+
+    account = Account(args.name, args.host, args.user, security=args.security, port=args.port,
+                      folders=tuple(args.folders or ("INBOX",)), drafts_folder=args.drafts_folder,
+                      ca_file=args.ca_file)
+    password = read_password(args, f"Password for {account.username} at {account.host}: ")
+    secrets.set_password(account.name, password)
+    add_account(account)
+    print(f"Saved account {account.name} ({account.host}:{account.effective_port}, {account.security}); "
+          "the password is in the OS keyring. Check it with "
+          f"`assistant account test {account.name}`.")
+    return 0
+
+
+def account_list(args: argparse.Namespace) -> int:
+    accounts = load_accounts()
+    if args.json:
+        print(json.dumps([{"name": a.name, "host": a.host, "port": a.effective_port, "security": a.security,
+                           "username": a.username, "folders": list(a.folders), "drafts_folder": a.drafts_folder,
+                           "ca_file": a.ca_file} for a in accounts.values()], indent=2))
+        return 0
+    if not accounts:
+        print("No accounts. Add one with `assistant account add NAME --host HOST --user USER`.")
+    for a in accounts.values():
+        print(f"{a.name}: {a.username} at {a.host}:{a.effective_port} ({a.security}), "
+              f"folders {', '.join(a.folders)}")
+    return 0
+
+
+def account_remove(args: argparse.Namespace) -> int:
+    remove_account(args.name)
+    try:
+        secrets.delete_password(args.name)
+    except SecretStoreError as exc:
+        print(f"warning: {exc}", file=sys.stderr)
+    print(f"Removed account {args.name}.")
+    return 0
+
+
+def account_test(args: argparse.Namespace) -> int:
+    account = get_account(args.name)
+    with connector(account)() as source:
+        folders = source.folders()
+        try:
+            drafts = source.drafts_folder()
+        except AssistantError as exc:
+            drafts = f"none ({exc})"
+        for name in account.folders:
+            status = source.select(name)
+            print(f"{name}: {status.exists} messages (UIDVALIDITY {status.uidvalidity})")
+    print(f"OK: logged in to {account.host} as {account.username}; {len(folders)} folders; drafts: {drafts}")
+    return 0
+
+
+def _accounts(name: str | None) -> list[Account]:
+    if name:
+        return [get_account(name)]
+    accounts = list(load_accounts().values())
+    if not accounts:
+        raise ConfigError("no mail account configured; add one with `assistant account add`")
+    return accounts
+
+
+def _report(results: list[SyncResult]) -> None:
+    for r in results:
+        reset = " (UIDVALIDITY changed: folder fetched again)" if r.reset else ""
+        print(f"{r.account}/{r.folder}: {len(r.new_uids)} new{reset}", file=sys.stderr)
+
+
+def mail_sync(args: argparse.Namespace) -> int:
+    from assistant.progress import TerminalRenderer
+
+    renderer = TerminalRenderer()
+    cache = MailCache()
+    accounts = _accounts(args.account)
+    if args.watch:
+        account = accounts[0]
+        print(f"Watching {account.name} ({', '.join(account.folders)}); Ctrl-C stops.", file=sys.stderr)
+        stop = threading.Event()
+        try:
+            watch(connector(account), cache, stop=stop, on_sync=_report, emit=renderer)
+        except KeyboardInterrupt:
+            stop.set()
+        finally:
+            renderer.close()
+        return 0
+    for account in accounts:
+        with connector(account)() as source:
+            results = sync_account(source, cache, emit=renderer)
+        renderer.close()
+        _report(results)
+    return 0
+
+
+def parse_id(message_id: str) -> tuple[str, str, int]:
+    """``ACCOUNT:FOLDER:UID`` -> parts (a folder may itself contain colons).
+
+    Raises:
+        ConfigError: not in that form.
+    """
+    account, _, rest = message_id.partition(":")
+    folder, _, uid = rest.rpartition(":")
+    if not account or not folder or not uid.isdigit():
+        raise ConfigError(f"{message_id!r} is not a message ID; use ACCOUNT:FOLDER:UID as `assistant mail list` "
+                          "shows")
+    return account, folder, int(uid)
+
+
+def load_message(message_id: str, cache: MailCache | None = None) -> tuple[CachedRef, Message]:
+    """The cached message ``message_id``, parsed.
+
+    Raises:
+        ConfigError: malformed ID, or the message is not in the cache.
+    """
+    cache = cache or MailCache()
+    account, folder, uid = parse_id(message_id)
+    ref = cache.find(account, folder, uid)
+    raw = cache.get(ref) if ref else None
+    if ref is None or raw is None:
+        raise ConfigError(f"message {message_id} is not in the local cache; run `assistant mail sync` and "
+                          "pick an ID from `assistant mail list`")
+    return ref, parse_message(raw)
+
+
+def _summary(ref: CachedRef, m: Message) -> dict[str, object]:
+    return {"id": ref.id, "date": m.date.isoformat() if m.date else None, "from": m.sender,
+            "subject": m.subject, "attachments": [a.filename for a in m.attachments]}
+
+
+def mail_list(args: argparse.Namespace) -> int:
+    cache = MailCache()
+    refs = list(cache.refs(args.account))
+    if args.new:
+        states: dict[tuple[str, str], FolderState | None] = {}
+        for r in refs:
+            states.setdefault((r.account, r.folder), cache.state(r.account, r.folder))
+        refs = [r for r in refs if (s := states[(r.account, r.folder)]) and r.uid > s.previous_uid]
+    if args.limit:
+        refs = refs[-args.limit:]
+    rows = []
+    for ref in refs:
+        raw = cache.get(ref)
+        if raw is not None:
+            rows.append(_summary(ref, parse_message(raw)))
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("No messages" + (" new since the sync before last" if args.new else "") +
+              ". Fetch mail with `assistant mail sync`.")
+    for row in rows:
+        date = str(row["date"] or "")[:16].replace("T", " ")
+        clip = "  [+]" if row["attachments"] else ""
+        print(f"{row['id']:<24} {date:<16}  {str(row['from'])[:30]:<30}  {row['subject']}{clip}")
+    return 0
+
+
+def mail_show(args: argparse.Namespace) -> int:
+    ref, m = load_message(args.id)
+    print(f"From: {m.sender}\nTo: {', '.join(m.to)}")
+    if m.cc:
+        print(f"Cc: {', '.join(m.cc)}")
+    print(f"Date: {m.date.isoformat() if m.date else ''}\nSubject: {m.subject}\nID: {ref.id}\n")
+    print(m.body or "(no text)")
+    for a in m.attachments:
+        print(f"[attachment] {a.filename} ({a.content_type}, {a.size:,} bytes)")
+    for d in m.defects:
+        print(f"[note] {d}", file=sys.stderr)
+    return 0
+
+
+def mail_clear(args: argparse.Namespace) -> int:
+    MailCache().clear(args.account)
+    print("Local mail cache deleted" + (f" for {args.account}" if args.account else "") + ".")
+    return 0
+
+
+def draft(args: argparse.Namespace) -> int:
+    from assistant.mail.drafts import build_reply, save_draft
+
+    ref, original = load_message(args.id)
+    account = get_account(ref.account)
+    text = args.text if args.text is not None else _llm_reply(original, args)
+    me = account.username if "@" in account.username else f"{account.username}@{account.host}"
+    message = build_reply(original, text, me=me, reply_all=args.reply_all)
+    if args.print:
+        print(message.as_string())
+        return 0
+    with connector(account)() as source:
+        folder, uid = save_draft(source, message)
+    print(f"Draft saved to {folder}" + (f" (UID {uid})" if uid else "") + "; review and send it from your "
+          "mail program.")
+    return 0
+
+
+def _llm_reply(original: Message, args: argparse.Namespace) -> str:
+    from assistant.config import ModelSettings
+    from assistant.mail.compose import draft_text
+    from assistant.models import locate
+    from assistant.service import _load_llm
+
+    settings = ModelSettings(llm="fast") if args.fast else ModelSettings()
+    generator = _load_llm(locate.llm_path(settings), settings.n_ctx, settings.threads)
+    return draft_text(generator, original, instructions=args.instructions)

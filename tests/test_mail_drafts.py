@@ -1,0 +1,64 @@
+"""Reply drafts: threading headers, subject, recipients, quoting; saved to Drafts with \\Draft."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from email.message import EmailMessage
+
+from assistant.accounts import Account
+from assistant.mail.drafts import build_reply, reply_recipients, reply_subject, save_draft
+from assistant.mail.imap import ImapSource
+from assistant.mail.parse import parse_message
+
+
+def original() -> bytes:
+    msg = EmailMessage()
+    msg["From"] = "Bob <bob@example.org>"
+    msg["To"] = "alice@example.org, Carol <carol@example.org>"
+    msg["Cc"] = "dave@example.org, ALICE@example.org"
+    msg["Subject"] = "Quarterly numbers"
+    msg["Date"] = "Tue, 03 Mar 2026 10:15:00 +0000"
+    msg["Message-ID"] = "<q1@example.org>"
+    msg["References"] = "<q0@example.org>"
+    msg.set_content("Can you check the totals?\nThanks")
+    return msg.as_bytes()
+
+
+def test_subject_and_recipients() -> None:
+    assert reply_subject("Hello") == "Re: Hello"
+    assert reply_subject("Re: Hello") == "Re: Hello"
+    assert reply_subject("RE[2]: Hello") == "RE[2]: Hello"
+    assert reply_subject("AW: Hallo") == "AW: Hallo"
+    m = parse_message(original())
+    assert reply_recipients(m, "alice@example.org") == (["Bob <bob@example.org>"], [])
+    to, cc = reply_recipients(m, "alice@example.org", reply_all=True)
+    assert to == ["Bob <bob@example.org>"]
+    assert cc == ["Carol <carol@example.org>", "dave@example.org"]
+
+
+def test_reply_headers_and_quote() -> None:
+    draft = build_reply(parse_message(original()), "The totals are right.", me="alice@example.org",
+                        reply_all=True)
+    assert draft["Subject"] == "Re: Quarterly numbers"
+    assert draft["In-Reply-To"] == "<q1@example.org>"
+    assert draft["References"] == "<q0@example.org> <q1@example.org>"
+    assert draft["To"] == "Bob <bob@example.org>"
+    body = draft.get_content()
+    assert body.startswith("The totals are right.\n\nOn Tue, 03 Mar 2026 10:15, Bob <bob@example.org> wrote:")
+    assert "> Can you check the totals?\n> Thanks" in body
+
+
+def test_draft_saved_with_draft_flag(mail_account: Account, dovecot: object, server_client: object) -> None:
+    draft = build_reply(parse_message(original()), "Looks good.", me="alice@example.org")
+    with ImapSource(mail_account, dovecot.password) as source:  # type: ignore[attr-defined]
+        folder, uid = save_draft(source, draft)
+    assert folder == "Drafts" and uid is not None
+    server_client.select_folder("Drafts", readonly=True)  # type: ignore[attr-defined]
+    row = server_client.fetch([uid], [b"FLAGS", b"BODY.PEEK[]"])[uid]  # type: ignore[attr-defined]
+    assert b"\\Draft" in row[b"FLAGS"] and b"\\Seen" not in row[b"FLAGS"]
+    saved = email.message_from_bytes(row[b"BODY[]"], policy=email.policy.default)
+    assert saved["In-Reply-To"] == "<q1@example.org>"
+    assert saved["References"] == "<q0@example.org> <q1@example.org>"
+    assert saved["Subject"] == "Re: Quarterly numbers"
+    assert "> Can you check the totals?" in saved.get_content()

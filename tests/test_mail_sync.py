@@ -1,0 +1,170 @@
+"""Sync against a real Dovecot: first and incremental sync, flags untouched, UIDVALIDITY, IDLE, watch."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from assistant.accounts import Account
+from assistant.errors import ServerUnreachable
+from assistant.mail.cache import CachedRef, MailCache
+from assistant.mail.imap import ImapSource
+from assistant.mail.sync import SyncResult, sync_account, sync_folder, watch
+from assistant.records import Progress
+
+
+def message(i: int, size: int = 0) -> bytes:
+    return (f"From: Bob <bob@example.org>\r\nTo: alice@example.org\r\nSubject: note {i}\r\n"
+            f"Message-ID: <n{i}.{uuid.uuid4().hex}@example.org>\r\n\r\nbody {i}\r\n" + "x" * size).encode()
+
+
+def folder_account(account: Account, client: object, n: int = 0) -> Account:
+    name = f"s-{uuid.uuid4().hex[:8]}"
+    client.create_folder(name)  # type: ignore[attr-defined]
+    for i in range(n):
+        client.append(name, message(i))  # type: ignore[attr-defined]
+    return dataclasses.replace(account, folders=(name,))
+
+
+def test_first_then_incremental_sync(mail_account: Account, dovecot: object, server_client: object,
+                                     user_dirs: Path) -> None:
+    account = folder_account(mail_account, server_client, 5)
+    folder = account.folders[0]
+    cache = MailCache()
+    events: list[Progress] = []
+    with ImapSource(account, dovecot.password) as source:  # type: ignore[attr-defined]
+        first = sync_folder(source, cache, folder, emit=events.append, batch_size=2)
+        assert first.new_uids == (1, 2, 3, 4, 5) and not first.reset
+        assert [e.done for e in events] == [0, 2, 4, 5] and events[-1].total == 5
+        assert sync_folder(source, cache, folder).new_uids == ()  # UID 6:* would answer UID 5
+        server_client.append(folder, message(99))  # type: ignore[attr-defined]
+        server_client.append(folder, message(100))  # type: ignore[attr-defined]
+        again = sync_account(source, cache)
+    assert again[0].new_uids == (6, 7)
+    refs = list(cache.refs("test"))
+    assert [r.uid for r in refs] == [1, 2, 3, 4, 5, 6, 7]
+    server_client.select_folder(folder, readonly=True)  # type: ignore[attr-defined]
+    original = server_client.fetch([3], [b"BODY.PEEK[]"])[3][b"BODY[]"]  # type: ignore[attr-defined]
+    assert cache.get(refs[2]) == original  # the exact bytes
+    state = cache.state("test", folder)
+    assert state is not None and state.last_uid == 7 and state.previous_uid == 5
+
+
+def lasting_flags(client: object, uids: list[int]) -> dict[int, set[bytes]]:
+    """Flags without \\Recent (which belongs to one session, RFC 3501 §2.3.2)."""
+    rows = client.get_flags(uids)  # type: ignore[attr-defined]
+    return {u: set(f) - {b"\\Recent"} for u, f in rows.items()}
+
+
+def test_seen_flags_unchanged(mail_account: Account, dovecot: object, server_client: object,
+                              user_dirs: Path) -> None:
+    account = folder_account(mail_account, server_client, 3)
+    folder = account.folders[0]
+    server_client.select_folder(folder)  # type: ignore[attr-defined]
+    server_client.add_flags([2], [b"\\Seen"])  # type: ignore[attr-defined]
+    before = lasting_flags(server_client, [1, 2, 3])
+    with ImapSource(account, dovecot.password) as source:  # type: ignore[attr-defined]
+        sync_account(source, MailCache())
+    server_client.select_folder(folder, readonly=True)  # type: ignore[attr-defined]
+    after = lasting_flags(server_client, [1, 2, 3])
+    assert after == before
+    assert b"\\Seen" not in after[1] and b"\\Seen" in after[2]
+
+
+def test_uidvalidity_change_refetches_the_folder(mail_account: Account, dovecot: object, server_client: object,
+                                                 user_dirs: Path) -> None:
+    account = folder_account(mail_account, server_client, 3)
+    folder = account.folders[0]
+    cache = MailCache()
+    with ImapSource(account, dovecot.password) as source:  # type: ignore[attr-defined]
+        first = sync_folder(source, cache, folder)
+    server_client.delete_folder(folder)  # type: ignore[attr-defined]
+    time.sleep(1.1)  # Dovecot derives UIDVALIDITY from the clock (seconds)
+    server_client.create_folder(folder)  # type: ignore[attr-defined]
+    for i in (10, 11):
+        server_client.append(folder, message(i))  # type: ignore[attr-defined]
+    with ImapSource(account, dovecot.password) as source:  # type: ignore[attr-defined]
+        second = sync_folder(source, cache, folder)
+    assert second.reset and second.uidvalidity != first.uidvalidity
+    assert second.new_uids == (1, 2)
+    refs = list(cache.refs("test"))
+    assert [(r.uidvalidity, r.uid) for r in refs] == [(second.uidvalidity, 1), (second.uidvalidity, 2)]
+    assert b"body 10" in (cache.get(refs[0]) or b"")
+    assert not (cache.root / "test" / folder / str(first.uidvalidity)).exists()
+
+
+def test_idle_sees_a_message_from_another_connection(mail_account: Account, dovecot: object,
+                                                     server_client: object) -> None:
+    account = folder_account(mail_account, server_client, 1)
+    folder = account.folders[0]
+    with ImapSource(account, dovecot.password) as source:  # type: ignore[attr-defined]
+        source.select(folder)
+        timer = threading.Timer(0.3, lambda: server_client.append(folder, message(7)))  # type: ignore
+        timer.start()
+        t0 = time.monotonic()
+        assert source.idle(20) is True
+        assert time.monotonic() - t0 < 10
+        timer.join()
+        assert source.idle(0.2) is False
+
+
+def test_watch_syncs_new_mail_and_reconnects(mail_account: Account, dovecot: object, server_client: object,
+                                             user_dirs: Path) -> None:
+    account = folder_account(mail_account, server_client, 2)
+    folder = account.folders[0]
+    attempts: list[int] = []
+
+    def connect() -> ImapSource:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise ServerUnreachable("test", "first attempt fails on purpose")
+        return ImapSource(account, dovecot.password)  # type: ignore[attr-defined]
+
+    results: list[SyncResult] = []
+    stop = threading.Event()
+    worker = threading.Thread(target=watch, args=(connect, MailCache()),
+                              kwargs={"stop": stop, "on_sync": results.extend, "idle_s": 1.0})
+    worker.start()
+    try:
+        deadline = time.monotonic() + 15
+        while not any(r.new_uids for r in results) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        server_client.append(folder, message(3))  # type: ignore[attr-defined]
+        while not any(3 in r.new_uids for r in results) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        worker.join(10)
+    assert not worker.is_alive()
+    assert len(attempts) >= 2
+    assert [r.new_uids for r in results if r.new_uids][:2] == [(1, 2), (3,)]
+
+
+def test_cache_size_bound_and_clear(tmp_path: Path) -> None:
+    cache = MailCache(tmp_path / "mail", max_bytes=250)
+    from assistant.mail.cache import FolderState
+
+    cache.set_state("a", "INBOX/Sub.x", FolderState(7, 3))
+    for uid in (1, 2, 3):
+        cache.put(CachedRef("a", "INBOX/Sub.x", 7, uid), bytes([uid]) * 100)
+        time.sleep(0.01)
+    assert cache.enforce_limit() == 1
+    assert [r.uid for r in cache.refs()] == [2, 3]
+    assert [r.folder for r in cache.refs()] == ["INBOX/Sub.x"] * 2
+    assert cache.size() == 200
+    private = [p for p in cache.root.rglob("*") if p.stat().st_mode & 0o077]
+    assert private == [] and cache.root.stat().st_mode & 0o077 == 0
+    cache.clear()
+    assert list(cache.refs()) == [] and cache.size() == 0
+
+
+def test_batches_bounded_by_count_and_bytes() -> None:
+    from assistant.mail.sync import plan_batches
+
+    sizes = {1: 10, 2: 10, 3: 100, 4: 10, 5: 10, 6: 10}
+    assert plan_batches([1, 2, 3, 4, 5, 6], sizes, 3, 50) == [[1, 2], [3], [4, 5, 6]]
+    assert plan_batches([1, 2, 3], {}, 2, 50) == [[1, 2], [3]]
+    assert plan_batches([], {}, 2, 50) == []
