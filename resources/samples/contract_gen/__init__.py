@@ -1,0 +1,1 @@
+"""Building blocks for ``generate_contract.py`` (fictional sample contract)."""
