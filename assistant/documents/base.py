@@ -134,8 +134,15 @@ def sniff(head: bytes) -> str | None:
 
 
 def _printable(head: bytes) -> bool:
-    text = head.decode("utf-8", errors="ignore") if head.isascii() else head.decode("cp1252", errors="replace")
-    return sum(c.isprintable() or c in "\r\n\t\f" for c in text) >= 0.95 * len(text)
+    """Looks like text: valid UTF-8 (a character cut at the end allowed), or mostly ASCII (legacy 8-bit)."""
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:
+            ascii_share = sum(32 <= b < 127 or b in b"\r\n\t\f" for b in head) / len(head)
+            return ascii_share >= 0.7
+        text = head[:exc.start].decode("utf-8")
+    return sum(c.isprintable() or c in "\r\n\t\f" for c in text) >= 0.95 * max(len(text), 1)
 
 
 def _extractor_for(name: str, content_type: str | None = None,
@@ -180,7 +187,9 @@ def nested_segments(name: str, data: bytes, *, label: str = "attachment",
     run.names.append(name)
     try:
         with tempfile.TemporaryDirectory(prefix="assistant-part-") as tmp:
-            path = Path(tmp) / f"part{kind}"
+            # The part's own stem, made safe, because some formats show it (a CSV's "sheet" name).
+            stem = re.sub(r"[^\w.-]+", "_", Path(name.replace("\\", "/")).stem)[:80].strip("._") or "part"
+            path = Path(tmp) / f"{stem}{kind}"
             path.write_bytes(data)
             segments = list(extractor.segments(path))
     except InputError as exc:

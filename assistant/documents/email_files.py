@@ -20,7 +20,7 @@ from assistant.records import Segment
 def message_segments(raw: bytes, source: str, label: str | None = None) -> Iterator[Segment]:
     """Headers and body of one message (section ``LABEL: SUBJECT`` when labelled), then its attachments."""
     message = parse_message(raw)
-    head = message_document(message, source).text
+    head = message_document(message, source).text.replace("\r\n", "\n")
     yield Segment(text=head, section=f"{label}: {message.subject or '(no subject)'}" if label else None)
     limits = current_limits()
     for count, att in enumerate(message.attachments, start=1):
@@ -30,13 +30,29 @@ def message_segments(raw: bytes, source: str, label: str | None = None) -> Itera
         yield from nested_segments(att.filename, att.data, content_type=att.content_type)
 
 
+def wide_to_utf8(raw: bytes) -> bytes:
+    """A message saved whole as UTF-16 (some Windows tools do) re-encoded as UTF-8, which MIME expects."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "utf-16"
+    elif raw[:1] == b"\x00" and raw[1:2] != b"\x00":
+        encoding = "utf-16-be"
+    elif raw[1:2] == b"\x00" and raw[:1] != b"\x00":
+        encoding = "utf-16-le"
+    else:
+        return raw
+    try:
+        return raw.decode(encoding).encode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
 class EmlExtractor(Extractor):
     """One ``.eml`` message (also attached ``message/rfc822`` parts, which arrive as ``.eml``)."""
 
     suffixes = (".eml",)
 
     def segments(self, path: Path) -> Iterator[Segment]:
-        raw = path.read_bytes()
+        raw = wide_to_utf8(path.read_bytes())
         if not raw.strip():
             raise InputError(str(path), "empty message")
         yield from message_segments(raw, str(path))
