@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
+from assistant.extract_cli import add_extract_command
 from assistant.mail_cli import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
 from assistant.progress import TerminalRenderer
 from assistant.records import Answer
@@ -89,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("action", choices=["setup", "status"],
                         help="setup: join and verify the 1.5B model once; status: show model paths")
     add_mail_commands(sub)
+    add_extract_command(sub)
     return parser
 
 
@@ -106,6 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_models(args.action)
         if args.command in MAIL_COMMANDS:
             return run_mail_command(args)
+        if args.command == "extract":
+            from assistant.extract_cli import run_extract
+
+            return run_extract(args)
         if args.command == "ask":
             return _ask(args)
         return _chat(args)
