@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="answer one question about one or more files",
                          description="Read the files (nothing is indexed or saved), find the passages that "
                                      "answer the question, and stream an answer with its sources.")
-    ask.add_argument("files", nargs="*", metavar="FILE", help="files to read (.txt .md .pdf .docx)")
+    ask.add_argument("files", nargs="*", metavar="FILE", help="files to read (documents, email, archives)")
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--json", action="store_true", help="print the whole answer record as JSON")
     ask.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")

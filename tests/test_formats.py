@@ -207,3 +207,16 @@ def test_scanned_page_without_tesseract_names_the_install(tmp_path: Path, monkey
             extract(scanned_pdf(tmp_path / "scan.pdf", "INVOICE 4711"))
     finally:
         _installed_languages.cache_clear()
+
+
+@pytest.mark.parametrize("name, kind", [("book.xlsx", "Excel workbook"), ("deck.pptx", "PowerPoint file"),
+                                        ("letter.docx", "Word document")])
+def test_encrypted_and_truncated_office_files(tmp_path: Path, name: str, kind: str) -> None:
+    locked = tmp_path / name
+    locked.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504))  # how Office stores a password
+    with pytest.raises(InputError, match=rf"encrypted {kind} \(password protected\)"):
+        extract(locked)
+    cut = tmp_path / f"cut-{name}"
+    cut.write_bytes(_zip({"[Content_Types].xml": b"<Types/>"})[:40])
+    with pytest.raises(InputError, match=rf"corrupt or not an? {kind}"):
+        extract(cut)
