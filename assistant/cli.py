@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
+from assistant.extract_cli import add_extract_command
 from assistant.mail_cli import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
 from assistant.progress import TerminalRenderer
 from assistant.records import Answer
@@ -73,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="answer one question about one or more files",
                          description="Read the files (nothing is indexed or saved), find the passages that "
                                      "answer the question, and stream an answer with its sources.")
-    ask.add_argument("files", nargs="*", metavar="FILE", help="files to read (.txt .md .pdf .docx)")
+    ask.add_argument("files", nargs="*", metavar="FILE", help="files to read (documents, email, archives)")
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--json", action="store_true", help="print the whole answer record as JSON")
     ask.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
@@ -89,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("action", choices=["setup", "status"],
                         help="setup: join and verify the 1.5B model once; status: show model paths")
     add_mail_commands(sub)
+    add_extract_command(sub)
     return parser
 
 
@@ -106,6 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_models(args.action)
         if args.command in MAIL_COMMANDS:
             return run_mail_command(args)
+        if args.command == "extract":
+            from assistant.extract_cli import run_extract
+
+            return run_extract(args)
         if args.command == "ask":
             return _ask(args)
         return _chat(args)

@@ -22,12 +22,17 @@ class Segment:
 
 @dataclass(frozen=True)
 class Document:
-    """Text of one file. ``segments[i]`` starts at character ``offsets[i]`` of ``text``."""
+    """Text of one file. ``segments[i]`` starts at character ``offsets[i]`` of ``text``.
+
+    ``problems`` names the parts that could not be read (``source/part: reason``), e.g. a corrupt
+    attachment, a refused archive member or a scanned page without OCR; the rest was read.
+    """
 
     source: str
     text: str
     segments: tuple[Segment, ...]
     offsets: tuple[int, ...]
+    problems: tuple[str, ...] = ()
 
     def page_at(self, offset: int) -> int | None:
         """Page (1-based) holding character ``offset`` of ``text``, or None."""

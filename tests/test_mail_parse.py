@@ -49,7 +49,9 @@ def test_attachments_become_documents_or_are_listed_with_a_reason() -> None:
     docs, skipped = attachment_documents(m, "test:INBOX:1")
     assert [d.source for d in docs] == ["test:INBOX:1/terms.txt"]
     assert "30 days" in docs[0].text
-    assert [(s.attachment.filename, s.reason) for s in skipped] == [("a.zip", "unsupported: application/zip")]
+    # ZIP archives are read now; this one's 11 bytes are not a real archive.
+    assert [(s.attachment.filename, s.reason) for s in skipped] == [
+        ("a.zip", "corrupt or not a ZIP archive (File is not a zip file)")]
     body = message_document(m, "test:INBOX:1")
     assert "Subject: Contrat signé" in body.text and "pièce jointe" in body.text
 

@@ -1,5 +1,6 @@
 """Files to text with provenance (file, page, section, character offsets), and text to chunks."""
 
-from assistant.documents.base import extract, supported_suffixes
+from assistant.documents.base import Extraction, extract, read_many, supported_suffixes
+from assistant.documents.limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["extract", "supported_suffixes"]
+__all__ = ["DEFAULT_LIMITS", "Extraction", "Limits", "extract", "read_many", "supported_suffixes"]

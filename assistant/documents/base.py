@@ -1,15 +1,27 @@
-"""The extractor interface and registry: one :class:`Extractor` per format family, chosen by suffix."""
+"""The extractor interface and registry: one :class:`Extractor` per format family, chosen by suffix.
+
+Containers (email, archives, Outlook files) hand their parts back to the registry with
+:func:`nested_segments`; the limits, the nesting depth, the progress callback and the problems found so
+far live in a per-extraction context, so :meth:`Extractor.segments` stays the one method to implement.
+"""
 
 from __future__ import annotations
 
+import mimetypes
+import re
+import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from assistant.documents.limits import DEFAULT_LIMITS, Limits, megabytes
 from assistant.errors import InputError
-from assistant.records import Document, Segment
+from assistant.records import Document, Progress, Segment
 
 SEGMENT_GAP = "\n\n"
+ProgressCallback = Callable[[Progress], None]
 
 
 class Extractor(ABC):
@@ -21,12 +33,15 @@ class Extractor(ABC):
     def segments(self, path: Path) -> Iterator[Segment]:
         """Yield the file's text in reading order, a page or section at a time.
 
+        Parts that cannot be read are passed to :func:`report` and the rest is still yielded.
+
         Raises:
             InputError: the file is corrupt, encrypted or otherwise unreadable (names the reason).
         """
 
 
 _REGISTRY: dict[str, Extractor] = {}
+_BUILTIN_LOADED = False
 
 
 def register(extractor: Extractor) -> Extractor:
@@ -43,46 +58,242 @@ def supported_suffixes() -> list[str]:
 
 
 def _load_builtin() -> None:
-    if not _REGISTRY:
-        from assistant.documents import docx, pdf, text  # noqa: F401  (they register themselves)
+    global _BUILTIN_LOADED
+    if not _BUILTIN_LOADED:
+        _BUILTIN_LOADED = True
+        from assistant.documents import (  # noqa: F401  (they register themselves)
+            archive,
+            docx,
+            email_files,
+            html,
+            msg,
+            pdf,
+            rtf,
+            sheet,
+            slides,
+            text,
+            tnef,
+        )
 
 
-def extract(path: str | Path) -> Document:
-    """Read ``path`` into a :class:`Document` (segments joined by a blank line, offsets recorded).
+@dataclass
+class _Run:
+    limits: Limits
+    progress: ProgressCallback | None
+    names: list[str]
+    problems: list[InputError] = field(default_factory=list)
 
-    Raises:
-        InputError: missing, unreadable, unsupported, corrupt or empty file; the message names it.
-    """
+
+_RUN: ContextVar[_Run | None] = ContextVar("assistant_extraction_run", default=None)
+
+
+def current_limits() -> Limits:
+    """The limits of the extraction in progress (defaults outside one)."""
+    run = _RUN.get()
+    return run.limits if run else DEFAULT_LIMITS
+
+
+def depth() -> int:
+    """How many containers enclose the file being read (0 for the file the user named)."""
+    run = _RUN.get()
+    return len(run.names) - 1 if run else 0
+
+
+def report(reason: str, part: str | None = None) -> None:
+    """Record that ``part`` (a page, a member) of the file being read could not be read, and why."""
+    run = _RUN.get()
+    if run is not None:
+        run.problems.append(InputError("/".join(run.names + ([part] if part else [])), reason))
+
+
+def report_progress(done: int, total: int, unit: str) -> None:
+    """Tell the caller's progress callback (if any) how far the top-level file is read."""
+    run = _RUN.get()
+    if run is not None and run.progress is not None and len(run.names) == 1:
+        run.progress(Progress(stage="extract", done=done, total=total, unit=unit))
+
+
+_MAGIC = ((b"%PDF-", ".pdf"), (b"{\\rtf", ".rtf"), (b"\x78\x9f\x3e\x22", ".tnef"), (b"PK\x03\x04", ".zip"))
+_HEADER_LINE = re.compile(rb"^(?:From [^\r\n]*\r?\n)?"
+                          rb"(?:[A-Za-z][A-Za-z0-9-]{1,40}:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*)+")
+_MAIL_HEADERS = re.compile(rb"^(?:from|to|subject|date|received|message-id|return-path|mime-version):",
+                           re.IGNORECASE | re.MULTILINE)
+
+
+def sniff(head: bytes) -> str | None:
+    """A registered suffix for content whose name says nothing: magic bytes, mail headers, else text."""
+    for magic, suffix in _MAGIC:
+        if head.startswith(magic):
+            return suffix
+    lines = _HEADER_LINE.match(head)
+    if lines and len(_MAIL_HEADERS.findall(lines.group(0))) >= 2:
+        return ".mbox" if head.startswith(b"From ") else ".eml"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or (head and b"\x00" not in head and _printable(head)):
+        return ".txt"
+    return None
+
+
+def _printable(head: bytes) -> bool:
+    """Looks like text: valid UTF-8 (a character cut at the end allowed), or mostly ASCII (legacy 8-bit)."""
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:
+            ascii_share = sum(32 <= b < 127 or b in b"\r\n\t\f" for b in head) / len(head)
+            return ascii_share >= 0.7
+        text = head[:exc.start].decode("utf-8")
+    return sum(c.isprintable() or c in "\r\n\t\f" for c in text) >= 0.95 * max(len(text), 1)
+
+
+def _extractor_for(name: str, content_type: str | None = None,
+                   head: bytes = b"") -> tuple[Extractor | None, str]:
     _load_builtin()
-    path = Path(path)
+    suffix = Path(name).suffix.lower()
+    if suffix in _REGISTRY:
+        return _REGISTRY[suffix], suffix
+    guessed = mimetypes.guess_extension(content_type) if content_type else None
+    if guessed and guessed in _REGISTRY:
+        return _REGISTRY[guessed], guessed
+    if not content_type or content_type.startswith(("text/", "message/", "multipart/", "application/octet")):
+        sniffed = sniff(head)
+        # A zip with a suffix we do not know (.odt, .jar, .epub) is a format of its own, not an archive.
+        if sniffed in _REGISTRY and not (sniffed == ".zip" and suffix):
+            return _REGISTRY[sniffed], sniffed
+    return None, content_type or suffix or "no suffix"
+
+
+def nested_segments(name: str, data: bytes, *, label: str = "attachment",
+                    content_type: str | None = None) -> Iterator[Segment]:
+    """Segments of a part of the file being read (an attachment, an archive member) via the registry.
+
+    The part is written to a private temporary folder removed right after. Its segments come back with
+    ``section`` ``"LABEL: NAME"`` (then the part's own section); failures are reported, never raised.
+    """
+    run = _RUN.get()
+    if run is None:
+        raise RuntimeError("nested_segments() is only valid while extract() runs")
+    extractor, kind = _extractor_for(name, content_type, data[:4096])
+    if extractor is None:
+        report(f"unsupported: {kind}", name)
+        return
+    if depth() + 1 > run.limits.max_depth:
+        report(f"refused: nested more than {run.limits.max_depth} levels deep", name)
+        return
+    if len(data) > run.limits.max_file_bytes:
+        report(f"too large: {megabytes(len(data))} (limit {megabytes(run.limits.max_file_bytes)})", name)
+        return
+    prefix = f"{label}: {name}"
+    segments: list[Segment] = []
+    run.names.append(name)
+    try:
+        with tempfile.TemporaryDirectory(prefix="assistant-part-") as tmp:
+            # The part's own stem, made safe, because some formats show it (a CSV's "sheet" name).
+            stem = re.sub(r"[^\w.-]+", "_", Path(name.replace("\\", "/")).stem)[:80].strip("._") or "part"
+            path = Path(tmp) / f"{stem}{kind}"
+            path.write_bytes(data)
+            segments = list(extractor.segments(path))
+    except InputError as exc:
+        report(exc.reason)
+    except Exception as exc:  # noqa: BLE001  (one bad part never stops the others)
+        report(f"corrupt or unreadable ({type(exc).__name__}: {exc})")
+    finally:
+        run.names.pop()
+    for seg in segments:
+        yield Segment(text=seg.text, page=seg.page, section=f"{prefix} / {seg.section}" if seg.section else prefix)
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What :func:`read_many` read, and an :class:`InputError` for every file or part it could not read."""
+
+    documents: list[Document]
+    failures: list[InputError]
+
+
+def _extract(path: Path, limits: Limits, progress: ProgressCallback | None) -> tuple[Document, list[InputError]]:
+    _load_builtin()
     name = str(path)
     if not path.exists():
         raise InputError(name, "file not found")
     if path.is_dir():
         raise InputError(name, "is a folder, not a file")
-    extractor = _REGISTRY.get(path.suffix.lower())
-    if extractor is None:
-        kind = path.suffix.lower() or "no suffix"
-        raise InputError(name, f"unsupported: {kind} (supported: {', '.join(supported_suffixes())})")
     try:
-        with path.open("rb"):
-            pass
+        with path.open("rb") as f:
+            head = f.read(4096)
+            size = path.stat().st_size
     except OSError as exc:
         raise InputError(name, f"cannot be read ({exc.strerror})") from exc
+    extractor, kind = _extractor_for(name, head=head)
+    if extractor is None:
+        raise InputError(name, f"unsupported: {kind} (supported: {', '.join(supported_suffixes())})")
+    if size > limits.max_file_bytes:
+        raise InputError(name, f"too large: {megabytes(size)} (limit {megabytes(limits.max_file_bytes)})")
+    run = _Run(limits=limits, progress=progress, names=[name])
+    token = _RUN.set(run)
+    try:
+        doc = _assemble(name, extractor.segments(path), run)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001  (libraries raise many types on corrupt input)
+        raise InputError(name, f"corrupt or unreadable ({type(exc).__name__}: {exc})") from exc
+    finally:
+        _RUN.reset(token)
+    return doc, run.problems
+
+
+def _assemble(name: str, segments: Iterable[Segment], run: _Run) -> Document:
     parts: list[str] = []
-    segments: list[Segment] = []
+    kept: list[Segment] = []
     offsets: list[int] = []
     pos = 0
-    for seg in extractor.segments(path):
+    for seg in segments:
         if not seg.text.strip():
             continue
         if parts:
             parts.append(SEGMENT_GAP)
             pos += len(SEGMENT_GAP)
         offsets.append(pos)
-        segments.append(seg)
+        kept.append(seg)
         parts.append(seg.text)
         pos += len(seg.text)
-    if not segments:
-        raise InputError(name, "contains no text (empty, or only images: OCR is not available yet)")
-    return Document(source=name, text="".join(parts), segments=tuple(segments), offsets=tuple(offsets))
+    if not kept:
+        why = run.problems[0].reason if run.problems else "empty, or only images"
+        raise InputError(name, f"contains no text ({why})")
+    return Document(source=name, text="".join(parts), segments=tuple(kept), offsets=tuple(offsets),
+                    problems=tuple(str(p) for p in run.problems))
+
+
+def extract(path: str | Path, *, limits: Limits = DEFAULT_LIMITS,
+            progress: ProgressCallback | None = None) -> Document:
+    """Read ``path`` into a :class:`Document` (segments joined by a blank line, offsets recorded).
+
+    Parts that could not be read (a corrupt attachment, a scanned page without OCR) are named in
+    ``Document.problems``; ``progress`` receives a :class:`Progress` per page where the format has pages.
+
+    Raises:
+        InputError: missing, unreadable, unsupported, too large, corrupt or empty file; the message names it.
+    """
+    return _extract(Path(path), limits, progress)[0]
+
+
+def read_many(paths: Iterable[str | Path], *, limits: Limits = DEFAULT_LIMITS,
+              progress: ProgressCallback | None = None) -> Extraction:
+    """Read every file; never raises for bad input.
+
+    Returns:
+        The documents read, and one :class:`InputError` per file or part that could not be read.
+    """
+    documents: list[Document] = []
+    failures: list[InputError] = []
+    for path in paths:
+        try:
+            doc, problems = _extract(Path(path), limits, progress)
+        except InputError as exc:
+            failures.append(exc)
+            continue
+        except Exception as exc:  # noqa: BLE001  (the last guard: one file never stops the others)
+            failures.append(InputError(str(path), f"could not be read ({type(exc).__name__}: {exc})"))
+            continue
+        documents.append(doc)
+        failures.extend(problems)
+    return Extraction(documents=documents, failures=failures)

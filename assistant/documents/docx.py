@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from assistant.documents.base import Extractor, register
+from assistant.documents.sheet import encrypted_office
 from assistant.errors import InputError
 from assistant.records import Segment
 
@@ -22,6 +23,8 @@ class DocxExtractor(Extractor):
         from docx.table import Table
         from docx.text.paragraph import Paragraph
 
+        if encrypted_office(path):
+            raise InputError(str(path), "encrypted Word document (password protected)")
         try:
             document = docx.Document(str(path))
         except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:

@@ -1,0 +1,75 @@
+"""Outlook ``.msg`` files with extract-msg, an optional extra: extract-msg is GPL-3.0, so it is never
+installed by default (``pip install 'assistant[msg]'``). Without it, ``.msg`` files are reported."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from assistant.documents.base import Extractor, current_limits, nested_segments, register, report
+from assistant.errors import InputError
+from assistant.records import Segment
+
+MISSING = ("Outlook .msg files need the optional msg extra (extract-msg, GPL-3.0): "
+           "install it with  pip install 'assistant[msg]'")
+
+
+def _head(message: Any) -> str:
+    lines = [f"From: {message.sender or ''}", f"To: {message.to or ''}"]
+    if message.cc:
+        lines.append(f"Cc: {message.cc}")
+    if message.date:
+        lines.append(f"Date: {message.date.isoformat() if hasattr(message.date, 'isoformat') else message.date}")
+    lines.append(f"Subject: {message.subject or ''}")
+    return "\n".join(lines)
+
+
+def _body(message: Any) -> str:
+    body = message.body
+    if body and body.strip():
+        return str(body)
+    html = message.htmlBody
+    if html:
+        from assistant.mail.html import html_to_text
+
+        return html_to_text(html.decode("utf-8", errors="replace") if isinstance(html, bytes) else str(html))
+    return "(no text)"
+
+
+class MsgExtractor(Extractor):
+    """Headers and body, then every attachment through the registry (embedded messages too)."""
+
+    suffixes = (".msg",)
+
+    def segments(self, path: Path) -> Iterator[Segment]:
+        try:
+            import extract_msg
+        except ImportError as exc:
+            raise InputError(str(path), MISSING) from exc
+        logging.getLogger("extract_msg").setLevel(logging.ERROR)  # it logs every unknown property
+        try:
+            message = extract_msg.openMsg(str(path))
+        except Exception as exc:  # noqa: BLE001  (olefile and extract-msg raise many types)
+            raise InputError(str(path), f"corrupt or not an Outlook message ({type(exc).__name__}: {exc})") from exc
+        try:
+            yield Segment(text=_head(message) + "\n\n" + _body(message).replace("\r\n", "\n"))
+            limits = current_limits()
+            for count, att in enumerate(getattr(message, "attachments", []), start=1):
+                if count > limits.max_members:
+                    report(f"refused: more than {limits.max_members} attachments; the rest were not read")
+                    break
+                name = att.longFilename or att.getFilename() or f"attachment{count}"
+                data = att.data
+                if isinstance(data, bytes):
+                    yield from nested_segments(name, data)
+                elif data is not None and hasattr(data, "body"):  # an embedded Outlook message
+                    yield Segment(text=_head(data) + "\n\n" + _body(data), section=f"attachment: {name}")
+                else:
+                    report("attachment has no data", name)
+        finally:
+            message.close()
+
+
+register(MsgExtractor())
