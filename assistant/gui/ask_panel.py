@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from assistant.gui.passage_view import PassageView
+from assistant.gui.passage_view import PassageView, short_source
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.records import Answer, Source, TokenText
 from assistant.service import Session
@@ -133,7 +133,8 @@ class AskPanel(QWidget):
         self.meta.setText(" · ".join(parts))
         for source in answer.sources:
             page = f", p. {source.page}" if source.page else ""
-            item = QListWidgetItem(f"[{source.n}] {source.source}{page}: \u201c{source.snippet}\u201d")
+            item = QListWidgetItem(f"[{source.n}] {short_source(source.source)}{page}: \u201c{source.snippet}\u201d")
+            item.setToolTip(source.source)
             item.setData(Qt.ItemDataRole.UserRole, source)
             self.sources.addItem(item)
         self.answered.emit(answer)

@@ -12,7 +12,7 @@ from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.parse import parse_message
 from assistant.records import Message
 
-COLUMNS = ("", "\U0001F4CE", "From", "Subject", "Date")
+COLUMNS = ("New", "Att.", "From", "Subject", "Date")
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -75,7 +75,7 @@ class MessageTableModel(QAbstractTableModel):
             if col == 0:
                 return "\u25CF" if row.new else ""
             if col == 1:
-                return "\U0001F4CE" if m.attachments else ""
+                return f"+{len(m.attachments)}" if m.attachments else ""
             if col == 2:
                 return m.sender
             if col == 3:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import html
+from pathlib import PurePath
 
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from assistant.records import Document, Source
 
 CONTEXT_CHARS = 600
+
+
+def short_source(source: str) -> str:
+    """A file's name without its folders (the full path goes in a tooltip)."""
+    return PurePath(source).name or source
 
 
 class PassageView(QWidget):
@@ -28,7 +34,8 @@ class PassageView(QWidget):
 
     def show_source(self, source: Source, document: Document | None) -> None:
         page = f", page {source.page}" if source.page else ""
-        self.title.setText(f"[{source.n}] {source.source}{page}")
+        self.title.setText(f"[{source.n}] {short_source(source.source)}{page}")
+        self.title.setToolTip(source.source)
         if document is None:
             self.text.setHtml(f"<mark>{html.escape(source.snippet)}</mark>")
             return

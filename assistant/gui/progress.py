@@ -66,7 +66,7 @@ class ProgressPanel(QWidget):
             return
         label = GUI_STAGE_LABELS.get(event.stage, event.stage)
         self.stage.setText(f"{task.label}: {label}")
-        if event.total:
+        if event.total > 1:  # a 0/1 "stage started" event says nothing about how far along it is
             self.bar.setRange(0, event.total)
             self.bar.setValue(min(event.done, event.total))
         else:
