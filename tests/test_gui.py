@@ -237,3 +237,77 @@ def test_mail_sync_select_ask_draft_and_save(qtbot: QtBot, window: MainWindow, d
     assert len(uids) == 1
     raw = server_client.fetch(uids, [b"BODY.PEEK[]"])[uids[0]][b"BODY[]"]  # type: ignore[attr-defined]
     assert b"Yes, noon works. See you Friday!" in raw and f"In-Reply-To: <{tag}@example.org>".encode() in raw
+
+
+def cache_messages(n: int) -> None:
+    from assistant.mail.cache import CachedRef, FolderState, MailCache
+
+    cache = MailCache()
+    for uid in range(1, n + 1):
+        raw = (f"From: Sender {uid} <s{uid}@example.org>\r\nSubject: Topic {uid}\r\n"
+               f"Date: Mon, 0{uid} Jun 2025 10:00:00 +0000\r\n\r\nBody {uid}\r\n").encode()
+        cache.put(CachedRef("acc", "INBOX", 7, uid), raw)
+    cache.set_state("acc", "INBOX", FolderState(7, n, previous_uid=n - 1))
+
+
+def test_shortcuts_filter_and_window_state(qtbot: QtBot, user_dirs: Path, store: ModelStore) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QKeySequence
+
+    cache_messages(3)
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.messages.model.rowCount() == 3)
+    shortcuts = {a.text(): a.shortcut().toString() for a in window.actions()}
+    assert shortcuts["Ask"] == QKeySequence("Ctrl+Return").toString()
+    assert shortcuts["Draft reply"] == "Ctrl+D" and shortcuts["Filter messages"] == "Ctrl+F"
+    assert shortcuts["Previous message"] == "Alt+Up" and shortcuts["Next message"] == "Alt+Down"
+    assert shortcuts["Open files\u2026"] == QKeySequence(QKeySequence.StandardKey.Open).toString()
+    window.next_action.trigger()
+    assert window.message_view.row is not None and window.message_view.row.message.subject == "Topic 3"
+    window.next_action.trigger()
+    assert window.message_view.row.message.subject == "Topic 2"
+    window.prev_action.trigger()
+    assert window.message_view.row.message.subject == "Topic 3"
+    assert window.messages.model.index(0, 0).data() == "\u25CF" and not window.messages.model.index(1, 0).data()
+    window.filter_action.trigger()
+    qtbot.keyClicks(window.messages.filter, "topic 1")
+    assert window.messages.proxy.rowCount() == 1
+    for widget in (window.messages.table, window.ask_panel.question, window.ask_panel.sources,
+                   window.draft_panel.text, window.progress.cancel_button):
+        assert widget.accessibleName()
+    window.splitter.setSizes([100, 500, 700])
+    saved = window.splitter.saveState()
+    window.close()
+    qtbot.waitUntil(lambda: window.runner.wait(0))
+    again = MainWindow(store)
+    qtbot.addWidget(again)
+    assert (user_dirs / "config" / "gui.ini").is_file()
+    assert again.settings.value("window/splitter") == saved and again.settings.value("window/geometry")
+    assert again.splitter.saveState() == saved
+    qtbot.waitUntil(lambda: again.messages.model.rowCount() == 3)
+    described = again.messages.model.index(0, 3).data(Qt.ItemDataRole.AccessibleTextRole)
+    assert described == "new, from Sender 3 <s3@example.org>, Topic 3"
+
+
+def test_runner_drops_the_result_of_a_replaced_task(qtbot: QtBot) -> None:
+    import threading
+
+    from assistant.gui.tasks import TaskRunner
+
+    runner = TaskRunner()
+    release = threading.Event()
+    got: list[str] = []
+
+    def slow(emit: object, cancel: threading.Event) -> str:
+        release.wait(5)
+        return "old"
+
+    runner.start("k", "old", slow, got.append)
+    runner.start("k", "new", lambda emit, cancel: "new", got.append)
+    qtbot.waitUntil(lambda: got == ["new"])
+    release.set()
+    assert runner.wait(5000)
+    qtbot.wait(50)
+    assert got == ["new"] and runner.running() == []

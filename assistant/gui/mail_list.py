@@ -100,8 +100,13 @@ class MessageFilter(QSortFilterProxyModel):
         self.words: list[str] = []
 
     def set_text(self, text: str) -> None:
-        self.words = text.lower().split()
-        self.invalidateFilter()
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9; invalidateFilter() is deprecated there
+            self.beginFilterChange()
+            self.words = text.lower().split()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self.words = text.lower().split()
+            self.invalidateFilter()
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self.sourceModel()
