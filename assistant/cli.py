@@ -25,6 +25,7 @@ Examples:
   assistant ask --fast notes.md contract.docx "Who signed the contract?"
   assistant chat report.pdf               (ask follow-up questions; the file is read once)
   assistant models setup                  (assemble and verify the bundled 1.5B model once)
+  assistant gui                           (the desktop app)
 """
 
 
@@ -91,6 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="setup: join and verify the 1.5B model once; status: show model paths")
     add_mail_commands(sub)
     add_extract_command(sub)
+    gui = sub.add_parser("gui", help="open the desktop app", description="Open the desktop window.")
+    gui.add_argument("files", nargs="*", metavar="FILE", help="files to open at start")
     return parser
 
 
@@ -112,6 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from assistant.extract_cli import run_extract
 
             return run_extract(args)
+        if args.command == "gui":
+            return _gui(args)
         if args.command == "ask":
             return _ask(args)
         return _chat(args)
@@ -124,6 +129,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AssistantError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+
+
+def _gui(args: argparse.Namespace) -> int:
+    try:
+        from assistant.gui.app import run_gui
+    except ImportError as exc:
+        raise AssistantError("the desktop app needs PySide6; install it with `pip install 'assistant[gui]'`") from exc
+    return run_gui(files=args.files)
 
 
 def _open(args: argparse.Namespace, renderer: TerminalRenderer) -> object:

@@ -1,0 +1,322 @@
+"""Main window: accounts and folders, message list and view, Ask and Draft panels, progress, sync."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QSplitter, QTabWidget, QTreeWidget, QTreeWidgetItem
+
+from assistant.accounts import load_accounts
+from assistant.config import config_dir
+from assistant.documents import supported_suffixes
+from assistant.errors import AssistantError, ServerUnreachable
+from assistant.gui.account_dialog import AccountDialog
+from assistant.gui.ask_panel import AskPanel
+from assistant.gui.draft_panel import DraftPanel
+from assistant.gui.mail_list import MessageListPanel, MessageRow, load_rows
+from assistant.gui.message_view import MessageView
+from assistant.gui.progress import ProgressPanel
+from assistant.gui.tasks import Emit, TaskRunner
+from assistant.mail.attachments import attachment_documents, message_document
+from assistant.mail.cache import MailCache
+from assistant.mail.sync import SyncResult, sync_account
+from assistant.mail_commands import connector
+from assistant.records import Progress
+from assistant.service import ModelStore, OpenResult, Session, read_files
+
+ACCOUNT_ROLE = Qt.ItemDataRole.UserRole
+
+
+def gui_settings() -> QSettings:
+    """Window state lives beside config.toml (``config_dir()/gui.ini``)."""
+    return QSettings(str(config_dir() / "gui.ini"), QSettings.Format.IniFormat)
+
+
+@dataclass
+class SyncOutcome:
+    """What a sync run did: results, accounts that could not be reached, other errors."""
+
+    results: list[SyncResult] = field(default_factory=list)
+    unreachable: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def sync_all(cache: MailCache, emit: Emit, cancel: threading.Event) -> SyncOutcome:
+    """Sync every account; an unreachable server is noted and the others still sync. Runs off the GUI thread."""
+    outcome = SyncOutcome()
+    for account in load_accounts().values():
+        emit(Progress("sync", 0, 0))
+        try:
+            with connector(account)() as source:
+                outcome.results.extend(sync_account(source, cache, emit=emit, cancel=cancel))
+        except ServerUnreachable as exc:
+            outcome.unreachable.append(account.name)
+            outcome.errors.append(str(exc))
+        except AssistantError as exc:
+            if cancel.is_set():
+                raise
+            outcome.errors.append(str(exc))
+    return outcome
+
+
+def open_paths(store: ModelStore, paths: Sequence[str], emit: Emit,
+               cancel: threading.Event) -> tuple[Session | None, OpenResult]:
+    """Read the files and build a session over those that could be read. Runs off the GUI thread."""
+    result = read_files(paths, emit=emit, cancel=cancel)
+    session = Session(store, result.documents, emit=emit) if result.documents else None
+    return session, result
+
+
+def open_message(store: ModelStore, row: MessageRow, emit: Emit,
+                 cancel: threading.Event) -> tuple[Session, dict[str, str]]:
+    """A session over the message and its readable attachments; skipped ones with their reasons."""
+    documents = [message_document(row.message, row.ref.id)]
+    attached, skipped = attachment_documents(row.message, row.ref.id)
+    return Session(store, documents + attached, emit=emit), {s.attachment.filename: s.reason for s in skipped}
+
+
+class MainWindow(QMainWindow):
+    """The assistant's desktop window. All slow work goes through :attr:`runner`."""
+
+    def __init__(self, store: ModelStore, *, cache: MailCache | None = None,
+                 settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.setWindowTitle("Assistant")
+        self.setAcceptDrops(True)
+        self.store = store
+        self.cache = cache or MailCache()
+        self.settings = settings or gui_settings()
+        self.runner = TaskRunner(self)
+        self.sync_outcome: SyncOutcome | None = None
+        self.folders = QTreeWidget()
+        self.folders.setHeaderHidden(True)
+        self.folders.setAccessibleName("Accounts and folders")
+        self.folders.currentItemChanged.connect(lambda *_: self.load_mail())
+        self.messages = MessageListPanel()
+        self.messages.selected.connect(self.select_message)
+        self.message_view = MessageView()
+        self.ask_panel = AskPanel(self.runner)
+        self.draft_panel = DraftPanel(self.runner, store)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.ask_panel, "Ask")
+        self.tabs.addTab(self.draft_panel, "Draft reply")
+        middle = QSplitter(Qt.Orientation.Vertical)
+        middle.addWidget(self.messages)
+        middle.addWidget(self.message_view)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("main-splitter")
+        for w, stretch in ((self.folders, 1), (middle, 3), (self.tabs, 4)):
+            self.splitter.addWidget(w)
+            self.splitter.setStretchFactor(self.splitter.count() - 1, stretch)
+        self.splitter.setSizes([170, 430, 600])
+        self.setCentralWidget(self.splitter)
+        self.progress = ProgressPanel(self.runner)
+        self.offline = QLabel("\u26A0 Offline: showing cached mail")
+        self.offline.setAccessibleName("Offline indicator")
+        self.offline.setStyleSheet("color: #a05a00")
+        self.offline.setVisible(False)
+        self.notice = QLabel()
+        self.notice.setAccessibleName("Status message")
+        self.statusBar().addWidget(self.notice, 1)
+        self.statusBar().addPermanentWidget(self.offline)
+        self.statusBar().addPermanentWidget(self.progress)
+        self._make_actions()
+        self.resize(1280, 800)
+        self._restore()
+        self.reload_accounts()
+
+    # -- actions and shortcuts -------------------------------------------------------------------------
+    def _action(self, text: str, slot: object, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
+                tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(tip or text)
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _make_actions(self) -> None:
+        self.open_action = self._action("Open files\u2026", self.choose_files, QKeySequence.StandardKey.Open,
+                                        "Open local files to ask about (Ctrl+O)")
+        self.sync_action = self._action("Sync", self.sync, "F5", "Fetch new mail (F5)")
+        self.account_action = self._action("Add account\u2026", self.add_account)
+        self.settings_action = self._action("Settings\u2026", self.show_settings)
+        self.ask_action = self._action("Ask", self.ask_panel.ask, "Ctrl+Return", "Ask the question (Ctrl+Enter)")
+        self.draft_action = self._action("Draft reply", self.draft_reply, "Ctrl+D", "Draft a reply (Ctrl+D)")
+        self.filter_action = self._action("Filter messages", self.focus_filter, "Ctrl+F")
+        self.prev_action = self._action("Previous message", lambda: self.messages.step(-1), "Alt+Up")
+        self.next_action = self._action("Next message", lambda: self.messages.step(1), "Alt+Down")
+        quit_action = self._action("Quit", self.close, QKeySequence.StandardKey.Quit)
+        menu = self.menuBar().addMenu("&File")
+        for a in (self.open_action, self.sync_action, self.account_action, self.settings_action, quit_action):
+            menu.addAction(a)
+        mail = self.menuBar().addMenu("&Mail")
+        for a in (self.filter_action, self.prev_action, self.next_action, self.draft_action):
+            mail.addAction(a)
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main-toolbar")
+        toolbar.setMovable(False)
+        for a in (self.open_action, self.sync_action, self.account_action):
+            toolbar.addAction(a)
+
+    def focus_filter(self) -> None:
+        self.messages.filter.setFocus()
+        self.messages.filter.selectAll()
+
+    def draft_reply(self) -> None:
+        self.tabs.setCurrentWidget(self.draft_panel)
+        self.draft_panel.generate()
+
+    def show_settings(self) -> None:
+        from assistant.gui.settings_dialog import SettingsDialog
+
+        SettingsDialog(self).exec()
+
+    # -- files ----------------------------------------------------------------------------------------
+    def choose_files(self) -> None:
+        patterns = " ".join(f"*{s}" for s in supported_suffixes())
+        paths, _ = QFileDialog.getOpenFileNames(self, "Open files", "", f"Documents ({patterns});;All files (*)")
+        if paths:
+            self.open_files(paths)
+
+    def open_files(self, paths: Sequence[str | Path]) -> None:
+        """Read ``paths`` in the background; the Ask panel then asks about those that could be read."""
+        names = [str(p) for p in paths]
+        store = self.store
+        self.tabs.setCurrentWidget(self.ask_panel)
+        self.ask_panel.set_session(None, f"Reading {len(names)} file(s)\u2026")
+        self.runner.start("context", "Reading files", lambda emit, cancel: open_paths(store, names, emit, cancel),
+                          self._files_opened, on_error=self._context_error)
+
+    def _files_opened(self, outcome: tuple[Session | None, OpenResult]) -> None:
+        session, result = outcome
+        lines = []
+        if session is not None:
+            ctx = session.context
+            files = ", ".join(Path(d.source).name for d in ctx.documents)
+            lines.append(f"Asking about {files} ({len(ctx.chunks)} passages, {ctx.n_tokens:,} tokens).")
+        for failure in result.failures:
+            lines.append(f"\u2716 Could not read {Path(failure.source).name}: {failure.reason}")
+        if session is None:
+            lines.append("None of the files could be read.")
+        self.ask_panel.set_session(session, "\n".join(lines))
+
+    def _context_error(self, exc: BaseException) -> None:
+        self.ask_panel.set_session(None, f"Could not read: {exc}")
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.open_files(paths)
+
+    # -- mail -----------------------------------------------------------------------------------------
+    def reload_accounts(self) -> None:
+        self.folders.blockSignals(True)
+        self.folders.clear()
+        everything = QTreeWidgetItem(["All mail"])
+        everything.setData(0, ACCOUNT_ROLE, (None, None))
+        self.folders.addTopLevelItem(everything)
+        try:
+            accounts = load_accounts()
+        except AssistantError as exc:
+            self.notice.setText(str(exc))
+            accounts = {}
+        for account in accounts.values():
+            item = QTreeWidgetItem([account.name])
+            item.setToolTip(0, f"{account.username} at {account.host}")
+            item.setData(0, ACCOUNT_ROLE, (account.name, None))
+            for folder in account.folders:
+                child = QTreeWidgetItem([folder])
+                child.setData(0, ACCOUNT_ROLE, (account.name, folder))
+                item.addChild(child)
+            self.folders.addTopLevelItem(item)
+        self.folders.expandAll()
+        self.folders.setCurrentItem(everything)
+        self.folders.blockSignals(False)
+        if not accounts:
+            self.notice.setText("No mail account yet: add one (File \u2192 Add account) or open files (Ctrl+O).")
+        self.load_mail()
+
+    def load_mail(self) -> None:
+        """Show the cached messages of the selected account/folder (parsed in the background)."""
+        item = self.folders.currentItem()
+        account, folder = item.data(0, ACCOUNT_ROLE) if item else (None, None)
+        cache = self.cache
+        self.runner.start("load-mail", "Loading messages",
+                          lambda emit, cancel: load_rows(cache, account, folder), self.messages.set_rows,
+                          on_error=lambda exc: self.notice.setText(f"Could not read the mail cache: {exc}"))
+
+    def select_message(self, row: MessageRow) -> None:
+        self.message_view.show_row(row)
+        self.draft_panel.set_message(row)
+        self.ask_panel.set_session(None, f"Reading the message \u201c{row.message.subject}\u201d\u2026")
+        store = self.store
+        self.runner.start("context", "Reading the message",
+                          lambda emit, cancel: open_message(store, row, emit, cancel),
+                          lambda outcome: self._message_opened(row, outcome), on_error=self._context_error)
+
+    def _message_opened(self, row: MessageRow, outcome: tuple[Session, dict[str, str]]) -> None:
+        session, skipped = outcome
+        self.message_view.set_statuses(skipped)
+        n = len(session.context.documents) - 1
+        extra = f" and {n} attachment(s)" if n else ""
+        self.ask_panel.set_session(session, f"Asking about the message \u201c{row.message.subject}\u201d{extra}.")
+
+    def add_account(self) -> None:
+        dialog = AccountDialog(self)
+        if dialog.exec() and dialog.account is not None:
+            self.reload_accounts()
+            self.sync()
+
+    def sync(self) -> None:
+        cache = self.cache
+        self.sync_action.setEnabled(False)
+        self.runner.start("sync", "Syncing mail", lambda emit, cancel: sync_all(cache, emit, cancel),
+                          self._synced, on_error=self._sync_failed)
+
+    def _synced(self, outcome: SyncOutcome) -> None:
+        self.sync_outcome = outcome
+        self.sync_action.setEnabled(True)
+        self.offline.setVisible(bool(outcome.unreachable))
+        new = sum(len(r.new_uids) for r in outcome.results)
+        self.notice.setText("; ".join(outcome.errors) if outcome.errors else f"Synced: {new} new message(s).")
+        self.load_mail()
+
+    def _sync_failed(self, exc: BaseException) -> None:
+        self.sync_action.setEnabled(True)
+        self.notice.setText(f"Sync failed: {exc}")
+
+    # -- window state ---------------------------------------------------------------------------------
+    def _restore(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        splitter = self.settings.value("window/splitter")
+        if isinstance(splitter, QByteArray):
+            self.splitter.restoreState(splitter)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/splitter", self.splitter.saveState())
+        self.settings.sync()
+        self.runner.cancel_all()
+        self.runner.wait(5000)
+        super().closeEvent(event)
+
+

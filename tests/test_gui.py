@@ -1,0 +1,313 @@
+"""The desktop window driven offscreen with the real service: files, ask, cancel, mail sync, drafts."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+pytest.importorskip("PySide6")
+
+from conftest import ScriptedGenerator  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QTimer  # noqa: E402
+from pytestqt.qtbot import QtBot  # noqa: E402
+
+from assistant.config import PipelineOptions, Settings  # noqa: E402
+from assistant.gui.account_dialog import AccountDialog  # noqa: E402
+from assistant.gui.window import MainWindow  # noqa: E402
+from assistant.models.base import GenerationRequest  # noqa: E402
+from assistant.records import TokenText  # noqa: E402
+from assistant.service import ModelStore  # noqa: E402
+
+FACTS = "\n\n".join([f"Clause {i}. Warehouse {i} stores {i * 3} crates of tin." for i in range(40)] +
+                    ["Clause 99. Payment is due within 45 days of the invoice date."])
+ROUTE = '{"route": "question_answering", "target": ""}'
+
+
+def script(request: GenerationRequest) -> str:
+    if request.purpose == "route":
+        return ROUTE
+    if request.purpose == "draft":
+        return "Yes, noon works for me."
+    return "Payment is due within 45 days of the invoice date [1]."
+
+
+class SlowGenerator(ScriptedGenerator):
+    """Streams one piece every 20 ms for up to 30 s: long enough to be cancelled."""
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        if request.purpose == "route":
+            yield ROUTE
+            return
+        for _ in range(1500):
+            time.sleep(0.02)
+            yield "tin "
+
+
+@pytest.fixture
+def store(tokenizer: object, embedder: object, encoder: object) -> ModelStore:
+    s = ModelStore(Settings())
+    s._tokenizer, s._embedder, s._encoder = tokenizer, embedder, encoder
+    s._generator = ScriptedGenerator(script)
+    return s
+
+
+@pytest.fixture
+def window(qtbot: QtBot, user_dirs: Path, store: ModelStore) -> MainWindow:
+    w = MainWindow(store)
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+class GapMeter:
+    """Longest interval between ticks of a 10 ms timer on the GUI thread (a responsiveness figure)."""
+
+    def __init__(self) -> None:
+        self.clock = QElapsedTimer()
+        self.timer = QTimer()
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(self._tick)
+        self.longest_ms = 0
+        self.clock.start()
+        self.timer.start()
+
+    def _tick(self) -> None:
+        self.longest_ms = max(self.longest_ms, self.clock.restart())
+
+    def stop(self) -> int:
+        self.timer.stop()
+        return self.longest_ms
+
+
+def ask(qtbot: QtBot, window: MainWindow, question: str, timeout: int = 60000) -> None:
+    window.ask_panel.question.setText(question)
+    window.ask_action.trigger()
+    qtbot.waitUntil(lambda: window.ask_panel.answer is not None or "Could not" in window.ask_panel.meta.text(),
+                    timeout=timeout)
+
+
+def test_open_files_ask_streams_answer_and_sources(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    good = tmp_path / "contract.md"
+    good.write_text(FACTS)
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 this is not really a pdf")
+    window.open_files([good, broken])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    context = window.ask_panel.context_label.text()
+    assert "contract.md" in context and "Could not read broken.pdf" in context
+    tokens: list[str] = []
+    window.runner.progressed.connect(lambda task, e: tokens.append(e.text) if isinstance(e, TokenText) else None)
+    meter = GapMeter()
+    ask(qtbot, window, "When is payment due?")
+    print(f"\nGUI longest gap during an ask (scripted LLM, real MiniLM): {meter.stop()} ms")
+    answer = window.ask_panel.answer
+    assert answer is not None and "45 days" in answer.text
+    assert "".join(tokens) == answer.text and len(tokens) > 3
+    assert window.ask_panel.answer_text.toPlainText() == answer.text
+    assert window.ask_panel.sources.count() == len(answer.sources) > 0
+    window.ask_panel.sources.itemClicked.emit(window.ask_panel.sources.item(0))
+    assert window.ask_panel.passage.title.text().startswith("[1] ")
+    assert window.ask_panel.passage.text.toPlainText()
+    qtbot.waitUntil(lambda: window.progress.idle)
+    session = window.ask_panel.session
+    ask(qtbot, window, "How many crates does warehouse 3 store?")
+    assert window.ask_panel.session is session  # the follow-up reused the session
+
+
+def test_only_unreadable_files_show_the_reason(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    window.open_files([empty])
+    qtbot.waitUntil(lambda: "None of the files" in window.ask_panel.context_label.text(), timeout=30000)
+    assert "empty.txt: contains no text" in window.ask_panel.context_label.text()
+    window.ask_panel.question.setText("Anything?")
+    window.ask_panel.ask()
+    assert "open a file" in window.ask_panel.meta.text()
+
+
+def test_cancel_a_long_ask_returns_to_idle(qtbot: QtBot, window: MainWindow, store: ModelStore,
+                                           tmp_path: Path) -> None:
+    store._generator = SlowGenerator(script)
+    doc = tmp_path / "facts.txt"
+    doc.write_text(FACTS)
+    window.open_files([doc])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    window.ask_panel.question.setText("When is payment due?")
+    window.ask_panel.ask_button.click()
+    qtbot.waitUntil(lambda: "tin" in window.ask_panel.answer_text.toPlainText(), timeout=30000)
+    assert not window.progress.idle and window.progress.isVisible()
+    window.progress.cancel_button.click()
+    assert window.progress.idle and not window.progress.isVisible() and not window.ask_panel.busy
+    shown = window.ask_panel.answer_text.toPlainText()
+    assert window.runner.wait(10000)  # the pipeline stopped at its next step
+    qtbot.wait(100)
+    assert window.ask_panel.answer is None and window.ask_panel.answer_text.toPlainText() == shown
+
+
+def test_fast_llm_streams_an_answer(qtbot: QtBot, user_dirs: Path, fast_llm: object, tokenizer: object,
+                                    embedder: object, encoder: object, tmp_path: Path) -> None:
+    store = ModelStore(Settings(pipeline=PipelineOptions(router=False, max_rewrites=0, max_answer_tokens=48)))
+    store._tokenizer, store._embedder, store._encoder = tokenizer, embedder, encoder
+    store._generator = fast_llm  # type: ignore[assignment]
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    doc = tmp_path / "facts.txt"
+    doc.write_text(FACTS)
+    window.open_files([doc])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    tokens: list[str] = []
+    window.runner.progressed.connect(lambda task, e: tokens.append(e.text) if isinstance(e, TokenText) else None)
+    meter = GapMeter()
+    ask(qtbot, window, "When is payment due?", timeout=120000)
+    print(f"\nGUI longest gap during an ask (SmolLM2-135M): {meter.stop()} ms")
+    assert window.ask_panel.answer is not None
+    assert tokens and window.ask_panel.answer_text.toPlainText()
+
+
+def test_offline_indicator_when_the_server_is_unreachable(qtbot: QtBot, window: MainWindow,
+                                                          memory_keyring: object) -> None:
+    from dovecot import free_port
+
+    dialog = AccountDialog(window)
+    dialog.name.setText("gone")
+    dialog.host.setText("127.0.0.1")
+    dialog.user.setText("me")
+    dialog.password.setText("pw")
+    dialog.port.setValue(free_port())
+    dialog.accept()
+    assert dialog.account is not None
+    window.reload_accounts()
+    window.sync_action.trigger()
+    qtbot.waitUntil(lambda: window.sync_outcome is not None, timeout=30000)
+    assert window.offline.isVisibleTo(window) and window.sync_outcome.unreachable == ["gone"]
+
+
+def test_mail_sync_select_ask_draft_and_save(qtbot: QtBot, window: MainWindow, dovecot: object,
+                                             server_client: object, memory_keyring: object) -> None:
+    tag = uuid.uuid4().hex[:8]
+    folder = f"gui-{tag}"
+    server_client.create_folder(folder)  # type: ignore[attr-defined]
+    msg = EmailMessage()
+    msg["From"], msg["To"] = "Bob <bob@example.org>", "alice@example.org"
+    msg["Subject"], msg["Message-ID"] = f"Lunch {tag}?", f"<{tag}@example.org>"
+    msg.set_content("Are you free at noon on Friday? The menu is attached.")
+    msg.add_attachment(b"Friday menu: soup and bread.\n", maintype="text", subtype="plain", filename="menu.txt")
+    msg.add_attachment(b"\x89PNG....", maintype="image", subtype="png", filename="logo.png")
+    server_client.append(folder, msg.as_bytes())  # type: ignore[attr-defined]
+
+    dialog = AccountDialog(window)
+    for field, value in ((dialog.name, "gui"), (dialog.host, "127.0.0.1"),
+                         (dialog.user, dovecot.user), (dialog.password, dovecot.password),  # type: ignore
+                         (dialog.folders, folder), (dialog.ca_file, str(dovecot.cert))):  # type: ignore
+        field.setText(value)
+    dialog.port.setValue(dovecot.imaps_port)  # type: ignore[attr-defined]
+    dialog.accept()
+    assert dialog.account is not None, dialog.error.text()
+    window.reload_accounts()
+    window.sync_action.trigger()
+    qtbot.waitUntil(lambda: window.messages.model.rowCount() == 1, timeout=30000)
+    assert not window.offline.isVisibleTo(window)
+    assert window.messages.model.index(0, 0).data() == "\u25CF"  # new since the last sync
+    window.messages.select_row(0)
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    view = window.message_view
+    assert "noon on Friday" in view.body.toPlainText()
+    assert view.status_of("menu.txt") == "read"
+    assert view.status_of("logo.png") == "failed: unsupported: image/png"
+    ask(qtbot, window, "What is on the Friday menu?")
+    assert window.ask_panel.answer is not None
+
+    window.draft_panel.instructions.setText("accept")
+    window.draft_action.trigger()
+    qtbot.waitUntil(lambda: window.draft_panel.text.toPlainText() != "", timeout=30000)
+    assert window.draft_panel.generate_button.text() == "Regenerate"
+    window.draft_panel.text.setPlainText("Yes, noon works. See you Friday!")
+    window.draft_panel.save_button.click()
+    qtbot.waitUntil(lambda: window.draft_panel.status.text().startswith(("Saved", "Failed")), timeout=30000)
+    assert window.draft_panel.status.text().startswith("Saved to Drafts"), window.draft_panel.status.text()
+    server_client.select_folder("Drafts", readonly=True)  # type: ignore[attr-defined]
+    uids = server_client.search(["SUBJECT", tag])  # type: ignore[attr-defined]
+    assert len(uids) == 1
+    raw = server_client.fetch(uids, [b"BODY.PEEK[]"])[uids[0]][b"BODY[]"]  # type: ignore[attr-defined]
+    assert b"Yes, noon works. See you Friday!" in raw and f"In-Reply-To: <{tag}@example.org>".encode() in raw
+
+
+def cache_messages(n: int) -> None:
+    from assistant.mail.cache import CachedRef, FolderState, MailCache
+
+    cache = MailCache()
+    for uid in range(1, n + 1):
+        raw = (f"From: Sender {uid} <s{uid}@example.org>\r\nSubject: Topic {uid}\r\n"
+               f"Date: Mon, 0{uid} Jun 2025 10:00:00 +0000\r\n\r\nBody {uid}\r\n").encode()
+        cache.put(CachedRef("acc", "INBOX", 7, uid), raw)
+    cache.set_state("acc", "INBOX", FolderState(7, n, previous_uid=n - 1))
+
+
+def test_shortcuts_filter_and_window_state(qtbot: QtBot, user_dirs: Path, store: ModelStore) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QKeySequence
+
+    cache_messages(3)
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.messages.model.rowCount() == 3)
+    shortcuts = {a.text(): a.shortcut().toString() for a in window.actions()}
+    assert shortcuts["Ask"] == QKeySequence("Ctrl+Return").toString()
+    assert shortcuts["Draft reply"] == "Ctrl+D" and shortcuts["Filter messages"] == "Ctrl+F"
+    assert shortcuts["Previous message"] == "Alt+Up" and shortcuts["Next message"] == "Alt+Down"
+    assert shortcuts["Open files\u2026"] == QKeySequence(QKeySequence.StandardKey.Open).toString()
+    window.next_action.trigger()
+    assert window.message_view.row is not None and window.message_view.row.message.subject == "Topic 3"
+    window.next_action.trigger()
+    assert window.message_view.row.message.subject == "Topic 2"
+    window.prev_action.trigger()
+    assert window.message_view.row.message.subject == "Topic 3"
+    assert window.messages.model.index(0, 0).data() == "\u25CF" and not window.messages.model.index(1, 0).data()
+    window.filter_action.trigger()
+    qtbot.keyClicks(window.messages.filter, "topic 1")
+    assert window.messages.proxy.rowCount() == 1
+    for widget in (window.messages.table, window.ask_panel.question, window.ask_panel.sources,
+                   window.draft_panel.text, window.progress.cancel_button):
+        assert widget.accessibleName()
+    window.splitter.setSizes([100, 500, 700])
+    saved = window.splitter.saveState()
+    window.close()
+    qtbot.waitUntil(lambda: window.runner.wait(0))
+    again = MainWindow(store)
+    qtbot.addWidget(again)
+    assert (user_dirs / "config" / "gui.ini").is_file()
+    assert again.settings.value("window/splitter") == saved and again.settings.value("window/geometry")
+    assert again.splitter.saveState() == saved
+    qtbot.waitUntil(lambda: again.messages.model.rowCount() == 3)
+    described = again.messages.model.index(0, 3).data(Qt.ItemDataRole.AccessibleTextRole)
+    assert described == "new, from Sender 3 <s3@example.org>, Topic 3"
+
+
+def test_runner_drops_the_result_of_a_replaced_task(qtbot: QtBot) -> None:
+    import threading
+
+    from assistant.gui.tasks import TaskRunner
+
+    runner = TaskRunner()
+    release = threading.Event()
+    got: list[str] = []
+
+    def slow(emit: object, cancel: threading.Event) -> str:
+        release.wait(5)
+        return "old"
+
+    runner.start("k", "old", slow, got.append)
+    runner.start("k", "new", lambda emit, cancel: "new", got.append)
+    qtbot.waitUntil(lambda: got == ["new"])
+    release.set()
+    assert runner.wait(5000)
+    qtbot.wait(50)
+    assert got == ["new"] and runner.running() == []
