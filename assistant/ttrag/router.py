@@ -38,8 +38,9 @@ _CUES = {
     "summarization": re.compile(r"\b(summar\w*|overview|gist|main points|tl;?dr|outline)\b", re.I),
 }
 
-# A needle is a code, ID or key: it holds a digit or a code separator, or the request quotes it.
-_CODE = re.compile(r"\d|[-_/#:@]")
+# A needle is a code, ID or key: one token with a digit (ESC-4471-QZ, a UUID, Place33), not a title such
+# as "127 Hours" or "712 Fifth Avenue" that a 1.5B router also sent to needle lookup (measured).
+_CODE = re.compile(r"^(?=\S*\d)[\w\-/#:.@]{3,}$")
 
 
 def parse_decision(raw: str, question: str) -> Decision:
@@ -60,15 +61,9 @@ def parse_decision(raw: str, question: str) -> Decision:
         return Decision("question_answering", "", raw, fallback=True)
     if route in ("needle_lookup", "counting") and target.casefold() not in question.casefold():
         return Decision("question_answering", "", raw, fallback=True)
-    if route == "needle_lookup" and not (_CODE.search(target) or _quoted(target, question)):
+    if route == "needle_lookup" and not _CODE.match(target):
         return Decision("question_answering", "", raw, fallback=True)
     return Decision(route, target, raw)
-
-
-def _quoted(target: str, question: str) -> bool:
-    q = question.casefold()
-    t = target.casefold()
-    return any(f"{a}{t}{b}" in q for a, b in ('""', "''", "``", "“”", "‘’"))
 
 
 def route(generator: Generator, question: str) -> Decision:
