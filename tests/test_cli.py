@@ -33,7 +33,7 @@ def test_empty_and_unsupported_files(capsys: pytest.CaptureFixture[str], tmp_pat
     empty = tmp_path / "empty.txt"
     empty.write_text("  \n")
     odd = tmp_path / "data.xyz"
-    odd.write_text("hello")
+    odd.write_bytes(bytes(range(256)) * 4)  # binary of no known type (text of any suffix is sniffed and read)
     code = main(["ask", "--fast", str(empty), str(odd), "What?"])
     err = capsys.readouterr().err
     assert code == 1
