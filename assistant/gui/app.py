@@ -26,4 +26,6 @@ def run_gui(argv: Sequence[str] = (), files: Sequence[str] = ()) -> int:
     window.show()
     if files:
         window.open_files(list(files))
+    else:
+        window.first_run()
     return int(app.exec())

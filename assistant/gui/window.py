@@ -18,6 +18,7 @@ from assistant.errors import AssistantError, ServerUnreachable
 from assistant.gui.account_dialog import AccountDialog
 from assistant.gui.ask_panel import AskPanel
 from assistant.gui.draft_panel import DraftPanel
+from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
 from assistant.gui.mail_list import MessageListPanel, MessageRow, load_rows
 from assistant.gui.message_view import MessageView
 from assistant.gui.progress import ProgressPanel
@@ -173,6 +174,23 @@ class MainWindow(QMainWindow):
     def draft_reply(self) -> None:
         self.tabs.setCurrentWidget(self.draft_panel)
         self.draft_panel.generate()
+
+    def first_run(self) -> FirstRunDialog | None:
+        """Offer the first-run choices once (window-modal, non-blocking); None when already set up."""
+        if not needs_first_run(self.settings):
+            return None
+        dialog = FirstRunDialog(self)
+        dialog.finished.connect(lambda _: self._first_run_done(dialog))
+        dialog.open()
+        return dialog
+
+    def _first_run_done(self, dialog: FirstRunDialog) -> None:
+        mark_set_up(self.settings)
+        dialog.deleteLater()
+        if dialog.choice == "account":
+            self.add_account()
+        elif dialog.choice == "file":
+            self.choose_files()
 
     def show_settings(self) -> None:
         from assistant.gui.settings_dialog import SettingsDialog
