@@ -29,6 +29,7 @@ DEFAULT_SHORTLIST = 10
 DEFAULT_CE_TOP_K = 3
 DEFAULT_MAX_REWRITES = 3
 DEFAULT_FALLBACK_TOP_K = 10
+DEFAULT_CACHE_MB = 2048
 
 CeMode = Literal["alone", "fused", "off"]
 Fusion = Literal["rrf", "dense", "bm25"]
@@ -92,11 +93,23 @@ class ModelSettings:
 
 
 @dataclass(frozen=True)
+class MailSettings:
+    """The local mail store.
+
+    Attributes:
+        cache_mb: the most the raw-message cache may hold, in MiB (the oldest messages go first).
+    """
+
+    cache_mb: int = DEFAULT_CACHE_MB
+
+
+@dataclass(frozen=True)
 class Settings:
     """All settings. Build with :func:`load_settings`; change with :func:`dataclasses.replace`."""
 
     models: ModelSettings = field(default_factory=ModelSettings)
     pipeline: PipelineOptions = field(default_factory=PipelineOptions)
+    mail: MailSettings = field(default_factory=MailSettings)
 
 
 def config_dir() -> Path:
@@ -135,4 +148,5 @@ def load_settings(path: Path | None = None) -> Settings:
     return Settings(
         models=_build(ModelSettings, raw.get("models", {}), "models"),
         pipeline=_build(PipelineOptions, raw.get("pipeline", {}), "pipeline"),
+        mail=_build(MailSettings, raw.get("mail", {}), "mail"),
     )

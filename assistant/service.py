@@ -6,6 +6,7 @@ questions reuse it; it is discarded with the session and never written anywhere.
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -34,6 +35,24 @@ class ModelStore:
         self._encoder: ConditionalEncoder | None = None
         self._tokenizer: Any = None
         self.load_seconds: dict[str, float] = {}
+
+    def with_settings(self, settings: Settings) -> ModelStore:
+        """A new store for ``settings`` that keeps the models already loaded whose settings did not change.
+
+        The rest load lazily on first use; whoever still holds this store (an ask in progress) keeps its models.
+        """
+        old, new = self.settings.models, settings.models
+        store = ModelStore(settings)
+        with self._lock:
+            if (old.llm, old.n_ctx, old.threads) == (new.llm, new.n_ctx, new.threads):
+                store._generator = self._generator
+            if (old.embedder_dir, old.threads) == (new.embedder_dir, new.threads):
+                store._embedder = self._embedder
+            if (old.encoder_dir, old.threads) == (new.encoder_dir, new.threads):
+                store._encoder = self._encoder
+            if old.encoder_dir == new.encoder_dir:
+                store._tokenizer = self._tokenizer
+        return store
 
     def _timed(self, name: str, load: Callable[[], Any]) -> Any:
         """Run ``load`` and record its seconds (imports included) in :attr:`load_seconds`."""
@@ -148,6 +167,17 @@ class Session:
             documents, tokenizer, chunk_tokens=store.settings.pipeline.chunk_tokens,
             progress=lambda stage, done, total: emit(Progress(stage, done, total)))
         self.build_seconds = time.perf_counter() - t0
+
+    def with_store(self, store: ModelStore) -> Session | None:
+        """This context asked with ``store``'s models and options; None when the context must be rebuilt
+        (the chunk size or the tokenizer changed)."""
+        old, new = self.store.settings, store.settings
+        if (old.pipeline.chunk_tokens, old.models.encoder_dir) != (new.pipeline.chunk_tokens,
+                                                                   new.models.encoder_dir):
+            return None
+        twin = copy.copy(self)
+        twin.store = store
+        return twin
 
     def ask(self, question: str, *, emit: Callable[[Event], None] = lambda e: None,
             cancel: threading.Event | None = None) -> Answer:

@@ -19,8 +19,10 @@ from pytestqt.qtbot import QtBot  # noqa: E402
 from assistant.config import Settings  # noqa: E402
 from assistant.gui.account_dialog import AccountDialog  # noqa: E402
 from assistant.gui.first_run import FirstRunDialog  # noqa: E402
+from assistant.gui.settings_dialog import SettingsDialog  # noqa: E402
 from assistant.gui.window import MainWindow, gui_settings  # noqa: E402
 from assistant.models.base import GenerationRequest  # noqa: E402
+from assistant.records import Answer  # noqa: E402
 from assistant.service import ModelStore  # noqa: E402
 
 
@@ -91,3 +93,80 @@ def test_first_run_closed_is_not_shown_again_and_not_with_an_account(qtbot: QtBo
     other = MainWindow(store, settings=fresh)
     qtbot.addWidget(other)
     assert other.first_run() is None  # an account exists: nothing to set up
+
+
+def edit_next_settings(edit: Callable[[SettingsDialog], None]) -> None:
+    """When the settings dialog opens (a blocking exec()), apply ``edit`` to it."""
+    def poll() -> None:
+        modal = QApplication.activeModalWidget()
+        if isinstance(modal, SettingsDialog):
+            edit(modal)
+        else:
+            QTimer.singleShot(20, poll)
+
+    QTimer.singleShot(20, poll)
+
+
+def ask(qtbot: QtBot, window: MainWindow, question: str) -> Answer:
+    window.ask_panel.question.setText(question)
+    window.ask_action.trigger()
+    qtbot.waitUntil(lambda: window.ask_panel.answer is not None or "Could not" in window.ask_panel.meta.text(),
+                    timeout=60000)
+    assert window.ask_panel.answer is not None, window.ask_panel.meta.text()
+    return window.ask_panel.answer
+
+
+def test_saved_settings_reach_the_next_ask_without_restart(qtbot: QtBot, user_dirs: Path, store: ModelStore,
+                                                           tmp_path: Path) -> None:
+    generator = store._generator
+    assert isinstance(generator, ScriptedGenerator)
+    window = new_window(qtbot, store)
+    doc = tmp_path / "contract.md"
+    doc.write_text("\n\n".join(f"Clause {i}. Warehouse {i} stores {i * 3} crates of tin." for i in range(30)) +
+                   "\n\nClause 99. Payment is due within 45 days of the invoice date.")
+    window.open_files([doc])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    before = ask(qtbot, window, "When is payment due?")
+    old_session = window.ask_panel.session
+    assert [t["mode"] for t in before.trace if t["stage"] == "conditional"][0] == "off"
+    assert any(r.purpose == "route" for r in generator.requests)
+
+    def edit(dialog: SettingsDialog) -> None:
+        dialog.ce_mode.setCurrentText("fused")
+        dialog.router.setChecked(False)
+        dialog.cache_mb.setValue(64)
+        dialog.accept()
+
+    edit_next_settings(edit)
+    window.settings_action.trigger()
+    assert window.store is not store and window.store.settings.pipeline.ce_mode == "fused"
+    assert window.store._generator is generator  # unchanged model settings: nothing reloads
+    assert window.cache.max_bytes == 64 * 1024**2
+    assert old_session is not None and old_session.store is store  # an ask still holding it keeps its models
+    session = window.ask_panel.session
+    assert session is not None and session.context is old_session.context  # same chunking: not read again
+    generator.requests.clear()
+    after = ask(qtbot, window, "When is payment due?")
+    assert [t["mode"] for t in after.trace if t["stage"] == "conditional"][0] == "fused"
+    assert not any(r.purpose == "route" for r in generator.requests)
+    assert "fused" in (user_dirs / "config" / "config.toml").read_text()
+
+
+def test_clear_mail_cache_from_settings(qtbot: QtBot, user_dirs: Path) -> None:
+    from assistant.mail.cache import CachedRef, FolderState, MailCache
+
+    cache = MailCache()
+    cache.put(CachedRef("acc", "INBOX", 7, 1), b"From: a@example.org\r\nSubject: Hello\r\n\r\nBody\r\n")
+    cache.set_state("acc", "INBOX", FolderState(7, 1))
+    window = new_window(qtbot, ModelStore(Settings()))
+    qtbot.waitUntil(lambda: window.messages.model.rowCount() == 1)
+
+    def edit(dialog: SettingsDialog) -> None:
+        assert "In use: 0.0 MiB" in dialog.cache_used.text()
+        dialog.clear_button.click()
+        dialog.reject()
+
+    edit_next_settings(edit)
+    window.settings_action.trigger()
+    assert window.cache.size() == 0
+    qtbot.waitUntil(lambda: window.messages.model.rowCount() == 0)

@@ -1,4 +1,4 @@
-"""Settings dialog: model choice (bundled, fast, a GGUF file), threads, and the method's hyperparameters."""
+"""Settings dialog: model choice (bundled, fast, a GGUF file), threads, the method's hyperparameters, mail cache."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -23,16 +24,18 @@ from PySide6.QtWidgets import (
 
 from assistant.config import Settings, config_dir, load_settings
 from assistant.errors import AssistantError
+from assistant.mail.cache import MailCache
 
 MODEL_CHOICES = (("bundled", "Bundled 1.5B (best answers)"), ("fast", "Fast 135M (quick, weaker)"),
                  ("file", "A GGUF file\u2026"))
 
 
-def save_settings(models: dict[str, Any], pipeline: dict[str, Any]) -> None:
-    """Merge the given keys into ``config_dir()/config.toml`` (other keys are kept)."""
+def save_settings(tables: dict[str, dict[str, Any]]) -> None:
+    """Merge the given keys (by table: ``models``, ``pipeline``, ``mail``) into ``config_dir()/config.toml``;
+    other keys are kept."""
     path = config_dir() / "config.toml"
     raw: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    for table, values in (("models", models), ("pipeline", pipeline)):
+    for table, values in tables.items():
         section = raw.setdefault(table, {})
         section.update({k: v for k, v in values.items() if v is not None})
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -40,15 +43,18 @@ def save_settings(models: dict[str, Any], pipeline: dict[str, Any]) -> None:
 
 
 class SettingsDialog(QDialog):
-    """Edits config.toml; changes apply the next time the app starts."""
+    """Edits config.toml; on Save :attr:`saved` holds the new settings for the window to apply."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, cache: MailCache | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         try:
             current = load_settings()
         except AssistantError:
             current = Settings()
+        self.saved: Settings | None = None
+        self.cache = cache or MailCache()
+        self.cleared = False
         m, p = current.models, current.pipeline
         self.model = QComboBox()
         for key, label in MODEL_CHOICES:
@@ -72,6 +78,15 @@ class SettingsDialog(QDialog):
         self.ce_mode.setCurrentText(p.ce_mode)
         self.router = QCheckBox("Route questions (counting, lookup, summary)")
         self.router.setChecked(p.router)
+        self.cache_mb = QSpinBox()
+        self.cache_mb.setRange(16, 1024 * 1024)
+        self.cache_mb.setSuffix(" MiB")
+        self.cache_mb.setValue(current.mail.cache_mb)
+        self.cache_used = QLabel()
+        self.clear_button = QPushButton("Clear mail cache")
+        self.clear_button.setToolTip("Remove every downloaded message from this computer; the next sync fetches "
+                                     "them again")
+        self.clear_button.clicked.connect(self.clear_cache)
         form = QFormLayout()
         for label, w in (("Model", self.model), ("GGUF file", self.gguf), ("CPU threads", self.threads)):
             w.setAccessibleName(label)
@@ -83,7 +98,13 @@ class SettingsDialog(QDialog):
             w.setAccessibleName(label)
             adv.addRow(label, w)
         adv.addRow(self.router)
-        self.error = QLabel("Changes apply the next time the app starts.")
+        mail = QGroupBox("Mail cache")
+        mail_form = QFormLayout(mail)
+        self.cache_mb.setAccessibleName("Cache size")
+        mail_form.addRow("Cache size", self.cache_mb)
+        mail_form.addRow(self.cache_used, self.clear_button)
+        self._show_usage()
+        self.error = QLabel("Changes apply to the next question; one being answered finishes as it started.")
         self.error.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -91,9 +112,19 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(advanced)
+        layout.addWidget(mail)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
         self._model_changed()
+
+    def _show_usage(self) -> None:
+        self.cache_used.setText(f"In use: {self.cache.size() / 1024**2:,.1f} MiB")
+
+    def clear_cache(self) -> None:
+        """Remove the cached messages now (the window reloads its message list when the dialog closes)."""
+        self.cache.clear()
+        self.cleared = True
+        self._show_usage()
 
     def _model_changed(self) -> None:
         is_file = self.model.currentData() == "file"
@@ -108,7 +139,13 @@ class SettingsDialog(QDialog):
         if not llm:
             self.error.setText("Choose a GGUF file or another model.")
             return
-        save_settings({"llm": llm, "threads": self.threads.value()},
-                      {"ce_top_k": self.top_k.value(), "max_rewrites": self.rewrites.value(),
-                       "ce_mode": self.ce_mode.currentText(), "router": self.router.isChecked()})
+        try:
+            save_settings({"models": {"llm": llm, "threads": self.threads.value()},
+                           "pipeline": {"ce_top_k": self.top_k.value(), "max_rewrites": self.rewrites.value(),
+                                        "ce_mode": self.ce_mode.currentText(), "router": self.router.isChecked()},
+                           "mail": {"cache_mb": self.cache_mb.value()}})
+            self.saved = load_settings()
+        except (AssistantError, OSError) as exc:
+            self.error.setText(f"Could not save the settings: {exc}")
+            return
         super().accept()

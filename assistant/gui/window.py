@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QSplitter, QTabWidget, QTreeWidget, QTreeWidgetItem
 
 from assistant.accounts import load_accounts
-from assistant.config import config_dir
+from assistant.config import Settings, config_dir
 from assistant.documents import supported_suffixes
 from assistant.errors import AssistantError, ServerUnreachable
 from assistant.gui.account_dialog import AccountDialog
@@ -31,6 +31,7 @@ from assistant.records import Progress
 from assistant.service import ModelStore, OpenResult, Session, read_files
 
 ACCOUNT_ROLE = Qt.ItemDataRole.UserRole
+MIB = 1024**2
 
 
 def gui_settings() -> QSettings:
@@ -90,7 +91,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Assistant")
         self.setAcceptDrops(True)
         self.store = store
-        self.cache = cache or MailCache()
+        self.cache = cache or MailCache(max_bytes=store.settings.mail.cache_mb * MIB)
         self.settings = settings or gui_settings()
         self.runner = TaskRunner(self)
         self.sync_outcome: SyncOutcome | None = None
@@ -195,7 +196,31 @@ class MainWindow(QMainWindow):
     def show_settings(self) -> None:
         from assistant.gui.settings_dialog import SettingsDialog
 
-        SettingsDialog(self).exec()
+        dialog = SettingsDialog(self, cache=self.cache)
+        if dialog.exec() and dialog.saved is not None:
+            self.apply_settings(dialog.saved)
+        if dialog.cleared:
+            self.load_mail()
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Use ``settings`` from the next question on: a new model store (changed models reload lazily) and the
+        open context re-bound to it, or re-read when its chunking changed. A running ask keeps the old store."""
+        self.store = self.store.with_settings(settings)
+        self.draft_panel.store = self.store
+        self.cache.max_bytes = settings.mail.cache_mb * MIB
+        session = self.ask_panel.session
+        if session is None:
+            return
+        rebound = session.with_store(self.store)
+        if rebound is not None:
+            self.ask_panel.session = rebound
+            return
+        store, documents = self.store, session.context.documents
+        description = self.ask_panel.context_label.text()
+        self.ask_panel.set_session(None, "Settings changed: reading the context again\u2026")
+        self.runner.start("context", "Reading again",
+                          lambda emit, cancel: Session(store, documents, emit=emit),
+                          lambda s: self.ask_panel.set_session(s, description), on_error=self._context_error)
 
     # -- files ----------------------------------------------------------------------------------------
     def choose_files(self) -> None:
