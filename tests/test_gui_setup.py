@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,7 +13,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.importorskip("PySide6")
 
 from conftest import ScriptedGenerator  # noqa: E402
-from PySide6.QtCore import QSettings, QTimer  # noqa: E402
+from PySide6.QtCore import QMimeData, QPoint, QSettings, Qt, QTimer  # noqa: E402
+from PySide6.QtGui import QDragEnterEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QWidget  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
 
@@ -170,3 +172,41 @@ def test_clear_mail_cache_from_settings(qtbot: QtBot, user_dirs: Path) -> None:
     window.settings_action.trigger()
     assert window.cache.size() == 0
     qtbot.waitUntil(lambda: window.messages.model.rowCount() == 0)
+
+
+def drag_enter(mime: QMimeData) -> QDragEnterEvent:
+    # PySide6 marks QDragEnterEvent's only constructor (QPoint, Qt 6 has no QPointF one) as deprecated.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+                               Qt.KeyboardModifier.NoModifier)
+
+
+def test_dropping_files_on_the_window_opens_them(qtbot: QtBot, user_dirs: Path, store: ModelStore,
+                                                 tmp_path: Path) -> None:
+    from PySide6.QtCore import QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    window = new_window(qtbot, store)
+    doc = tmp_path / "notes.txt"
+    doc.write_text("The meeting moved to Thursday at ten.")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(doc)), QUrl("https://example.org/page.html")])
+    action, no_button, no_key = Qt.DropAction.CopyAction, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier
+    enter = drag_enter(mime)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(50, 50), action, mime, no_button, no_key)
+    QApplication.sendEvent(window, drop)
+    assert drop.isAccepted()
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    session = window.ask_panel.session
+    assert [Path(d.source).name for d in session.context.documents] == ["notes.txt"]
+    assert "Asking about notes.txt" in window.ask_panel.context_label.text()
+
+    text_only = QMimeData()
+    text_only.setText("not a file")
+    ignored = drag_enter(text_only)
+    ignored.ignore()
+    QApplication.sendEvent(window, ignored)
+    assert not ignored.isAccepted()
