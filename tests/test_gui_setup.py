@@ -210,3 +210,30 @@ def test_dropping_files_on_the_window_opens_them(qtbot: QtBot, user_dirs: Path, 
     ignored.ignore()
     QApplication.sendEvent(window, ignored)
     assert not ignored.isAccepted()
+
+
+def test_test_connection_reports_an_unreachable_server(qtbot: QtBot, user_dirs: Path) -> None:
+    from dovecot import free_port
+
+    dialog = AccountDialog()
+    qtbot.addWidget(dialog)
+    dialog.host.setText("127.0.0.1")
+    dialog.user.setText("me")
+    dialog.port.setValue(free_port())
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: dialog.error.text().startswith("\u2716"), timeout=30000)
+    assert "127.0.0.1" in dialog.error.text() and dialog.test_button.isEnabled()
+    assert not (user_dirs / "config" / "accounts.toml").exists()  # testing saves nothing
+
+
+def test_test_connection_lists_the_folders(qtbot: QtBot, user_dirs: Path, dovecot: object) -> None:
+    dialog = AccountDialog()
+    qtbot.addWidget(dialog)
+    dialog.host.setText("127.0.0.1")
+    dialog.user.setText(dovecot.user)  # type: ignore[attr-defined]
+    dialog.password.setText(dovecot.password)  # type: ignore[attr-defined]
+    dialog.port.setValue(dovecot.imaps_port)  # type: ignore[attr-defined]
+    dialog.ca_file.setText(str(dovecot.cert))  # type: ignore[attr-defined]
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: dialog.error.text().startswith("\u2714"), timeout=30000)
+    assert "INBOX" in dialog.error.text()
