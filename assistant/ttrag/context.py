@@ -5,6 +5,7 @@ Nothing here is ever written to disk; it is built at question time and dropped w
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,16 +40,24 @@ def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens
 
     ``progress(stage, done, total)`` reports ``chunk`` (sentences) and ``index`` (chunks).
     """
-    chunks: list[Chunk] = []
-    for doc in documents:
-        def report(done: int, total: int) -> None:
-            if progress:
-                progress("chunk", done, total)
-        chunks.extend(chunk_document(doc, tokenizer, chunk_tokens=chunk_tokens, first_id=len(chunks),
-                                     progress=report))
-    if progress:
-        progress("index", 0, len(chunks))
-    index = Bm25Index([c.text for c in chunks])
-    if progress:
-        progress("index", len(chunks), len(chunks))
+    # Millions of short-lived lists (words, ids) would trigger the cyclic GC many times over a 1M-token
+    # build; none of them forms a cycle, so collection is paused for the build (measured: -0.3 to -0.6 s).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        chunks: list[Chunk] = []
+        for doc in documents:
+            def report(done: int, total: int) -> None:
+                if progress:
+                    progress("chunk", done, total)
+            chunks.extend(chunk_document(doc, tokenizer, chunk_tokens=chunk_tokens, first_id=len(chunks),
+                                         progress=report))
+        if progress:
+            progress("index", 0, len(chunks))
+        index = Bm25Index([c.text for c in chunks])
+        if progress:
+            progress("index", len(chunks), len(chunks))
+    finally:
+        if paused:
+            gc.enable()
     return Context(documents=list(documents), chunks=chunks, bm25=index)

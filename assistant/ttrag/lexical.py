@@ -35,7 +35,7 @@ class Bm25Index:
         self.size = len(texts)
 
     def _learn(self, words: set[str]) -> None:
-        """Stem ``words`` in one batch (the C stemmer is ~10x faster per word in bulk) and give ids."""
+        """Stem the new ``words`` in one call to the C stemmer and give each an id (-1 for stop words)."""
         fresh = sorted(words.difference(self._word_ids))
         for word, stem in zip(fresh, self._stemmer.stemWords(fresh), strict=True):
             if word in self._stop or not stem:
@@ -44,8 +44,8 @@ class Bm25Index:
                 self._word_ids[word] = self.vocab.setdefault(stem, len(self.vocab))
 
     def _known(self, words: list[str]) -> list[int]:
-        ids = self._word_ids
-        return [i for i in (ids.get(w, -1) for w in words) if i >= 0]
+        ids = list(map(self._word_ids.__getitem__, words))  # every word was learnt; stop words are -1
+        return [i for i in ids if i >= 0]
 
     def search(self, query: str, k: int) -> list[tuple[int, float]]:
         """Top ``k`` (document index, BM25 score) for ``query``, best first; only positive scores."""
