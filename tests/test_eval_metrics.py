@@ -1,0 +1,44 @@
+"""The evaluation harness on a tiny task whose metrics are computed by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.eval.hotpot import is_gold
+from assistant.eval.metrics import contains, exact_match, gold_ranks, recall_at, reciprocal_rank, token_f1
+from assistant.records import Chunk
+
+
+def chunk(i: int, start: int, end: int) -> Chunk:
+    return Chunk(i, "x" * (end - start), "t.txt", start, end)
+
+
+def test_recall_and_mrr_by_hand() -> None:
+    # gold paragraphs at [100, 200) and [500, 600); ranking: a miss, gold #2, a miss, gold #1
+    ranked = [chunk(0, 0, 90), chunk(1, 500, 600), chunk(2, 700, 800), chunk(3, 100, 200)]
+    ranks = gold_ranks(ranked, [(100, 200), (500, 600)], is_gold)
+    assert ranks == [4, 2]
+    assert recall_at(ranks, 1) == 0.0
+    assert recall_at(ranks, 3) == 0.5
+    assert recall_at(ranks, 10) == 1.0
+    assert reciprocal_rank(ranks) == 0.5
+    assert reciprocal_rank([0, 0]) == 0.0
+
+
+def test_is_gold_needs_half_the_paragraph() -> None:
+    assert is_gold(chunk(0, 100, 160), (100, 200))      # 60 of 100 characters
+    assert not is_gold(chunk(0, 0, 140), (100, 200))    # 40 of 100, and 40 of the chunk's 140
+    assert is_gold(chunk(0, 120, 150), (100, 200))      # a chunk inside the paragraph
+
+
+@pytest.mark.parametrize(("pred", "gold", "em", "f1", "cont"), [
+    ("The Eiffel Tower", ["Eiffel Tower"], 1.0, 1.0, 1.0),
+    ("Eiffel", ["Eiffel Tower"], 0.0, 2 * 1.0 * 0.5 / 1.5, 0.0),
+    # normalised: "it is eiffel tower in paris" (6 tokens, "the" dropped): P 2/6, R 1, F1 .5
+    ("It is the Eiffel Tower, in Paris", ["Eiffel Tower"], 0.0, 0.5, 1.0),
+    ("no", ["yes"], 0.0, 0.0, 0.0),
+])
+def test_answer_metrics_by_hand(pred: str, gold: list[str], em: float, f1: float, cont: float) -> None:
+    assert exact_match(pred, gold) == em
+    assert token_f1(pred, gold) == pytest.approx(f1)
+    assert contains(pred, gold) == cont
