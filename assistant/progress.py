@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any, TextIO
 
 from assistant.records import Event, Progress, TokenText, TraceStep
@@ -48,7 +47,6 @@ class TerminalRenderer:
             self._bar = tqdm(total=event.total or None, desc=STAGE_LABELS.get(event.stage, event.stage),
                              file=self.err, leave=False, disable=None, unit=event.unit or "it",
                              unit_scale=event.unit == "B", dynamic_ncols=True)
-            self._t0 = time.perf_counter()
         if event.total:
             self._bar.total = event.total
         self._bar.n = event.done

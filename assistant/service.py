@@ -7,6 +7,7 @@ questions reuse it; it is discarded with the session and never written anywhere.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -177,6 +178,9 @@ class Session:
             return None
         twin = copy.copy(self)
         twin.store = store
+        if old.models.embedder_dir != new.models.embedder_dir:
+            # cached pre-filter vectors belong to the old embedding model (maybe another dimension)
+            twin.context = dataclasses.replace(self.context, embeddings={})
         return twin
 
     def ask(self, question: str, *, emit: Callable[[Event], None] = lambda e: None,

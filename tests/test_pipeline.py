@@ -161,3 +161,18 @@ def test_router_guards(raw: str, route: str) -> None:
 
     question = 'Which film with "127 Hours" star at 712 Fifth Avenue had the review meeting about ESC-4471-QZ?'
     assert parse_decision(raw, question).route == route
+
+
+def test_new_embedder_drops_cached_vectors(ctx: Context, tokenizer: object) -> None:
+    """A session re-bound to other settings keeps its chunks, but not vectors of another embedding model."""
+    import dataclasses
+
+    from assistant.config import ModelSettings, Settings
+    from assistant.service import ModelStore, Session
+
+    session = Session.__new__(Session)
+    session.store, session.context, session.build_seconds = ModelStore(Settings()), ctx, 0.0
+    same = session.with_store(ModelStore(Settings(pipeline=dataclasses.replace(PipelineOptions(), max_rewrites=1))))
+    other = session.with_store(ModelStore(Settings(models=ModelSettings(embedder_dir="/elsewhere"))))
+    assert same is not None and same.context is ctx
+    assert other is not None and other.context.chunks is ctx.chunks and other.context.embeddings == {}
