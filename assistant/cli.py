@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
+from assistant.eval_cli import add_eval_command
 from assistant.extract_cli import add_extract_command
 from assistant.mail_cli import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
 from assistant.progress import TerminalRenderer
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="setup: join and verify the 1.5B model once; status: show model paths")
     add_mail_commands(sub)
     add_extract_command(sub)
+    add_eval_command(sub)
     gui = sub.add_parser("gui", help="open the desktop app", description="Open the desktop window.")
     gui.add_argument("files", nargs="*", metavar="FILE", help="files to open at start")
     return parser
@@ -117,6 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_extract(args)
         if args.command == "gui":
             return _gui(args)
+        if args.command == "eval":
+            from assistant.eval_cli import run_eval
+
+            return run_eval(args)
         if args.command == "ask":
             return _ask(args)
         return _chat(args)

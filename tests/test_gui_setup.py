@@ -130,18 +130,18 @@ def test_saved_settings_reach_the_next_ask_without_restart(qtbot: QtBot, user_di
     qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
     before = ask(qtbot, window, "When is payment due?")
     old_session = window.ask_panel.session
-    assert [t["mode"] for t in before.trace if t["stage"] == "conditional"][0] == "off"
+    assert [t["mode"] for t in before.trace if t["stage"] == "conditional"][0] == "fused"  # the default
     assert any(r.purpose == "route" for r in generator.requests)
 
     def edit(dialog: SettingsDialog) -> None:
-        dialog.ce_mode.setCurrentText("fused")
+        dialog.ce_mode.setCurrentText("off")
         dialog.router.setChecked(False)
         dialog.cache_mb.setValue(64)
         dialog.accept()
 
     edit_next_settings(edit)
     window.settings_action.trigger()
-    assert window.store is not store and window.store.settings.pipeline.ce_mode == "fused"
+    assert window.store is not store and window.store.settings.pipeline.ce_mode == "off"
     assert window.store._generator is generator  # unchanged model settings: nothing reloads
     assert window.cache.max_bytes == 64 * 1024**2
     assert old_session is not None and old_session.store is store  # an ask still holding it keeps its models
@@ -149,9 +149,9 @@ def test_saved_settings_reach_the_next_ask_without_restart(qtbot: QtBot, user_di
     assert session is not None and session.context is old_session.context  # same chunking: not read again
     generator.requests.clear()
     after = ask(qtbot, window, "When is payment due?")
-    assert [t["mode"] for t in after.trace if t["stage"] == "conditional"][0] == "fused"
+    assert [t["mode"] for t in after.trace if t["stage"] == "conditional"][0] == "off"
     assert not any(r.purpose == "route" for r in generator.requests)
-    assert "fused" in (user_dirs / "config" / "config.toml").read_text()
+    assert 'ce_mode = "off"' in (user_dirs / "config" / "config.toml").read_text()
 
 
 def test_clear_mail_cache_from_settings(qtbot: QtBot, user_dirs: Path) -> None:

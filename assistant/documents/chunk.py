@@ -56,7 +56,8 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
     prev_end = 0
     for (start, end), n in zip(spans, lengths, strict=True):
         # Paragraphs are kept apart: on the HotpotQA haystack, chunks that mix two paragraphs lost
-        # .09 R@3 (benchmarks/results/retrieval.md). Only a short run (a heading, a one-liner) joins the next.
+        # .09 R@3 (benchmarks/results/retrieval_mixed_chunks.md). Only a short run (a heading, a one-liner)
+        # joins the next.
         new_paragraph = _PARAGRAPH.search(doc.text, prev_end, start) is not None
         prev_end = end
         if new_paragraph and cur_tokens >= chunk_tokens // 8:

@@ -25,6 +25,7 @@ class Question:
     text: str
     answers: tuple[str, ...]
     gold_spans: tuple[tuple[int, int], ...]
+    key: str = ""  # the exact string a needle/key-value question asks about ("" for open questions)
 
 
 @dataclass(frozen=True)

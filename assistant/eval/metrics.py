@@ -62,3 +62,20 @@ def contains(prediction: str, answers: Sequence[str]) -> float:
     """1.0 when a normalised gold answer occurs inside the normalised prediction."""
     pred = normalize(prediction)
     return float(any(normalize(a) and normalize(a) in pred for a in answers))
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The ``p``-th percentile (0-100) with linear interpolation between closest ranks (numpy's default)."""
+    if not values:
+        return float("nan")
+    xs = sorted(values)
+    pos = (len(xs) - 1) * p / 100
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def latency_stats(seconds: Sequence[float]) -> dict[str, float]:
+    """mean, p50, p95, p99 and n of a list of durations (seconds)."""
+    return {"mean": sum(seconds) / len(seconds) if seconds else float("nan"), "p50": percentile(seconds, 50),
+            "p95": percentile(seconds, 95), "p99": percentile(seconds, 99), "n": float(len(seconds))}

@@ -21,7 +21,7 @@ class TransformersEncoder(ConditionalEncoder):
     """
 
     def __init__(self, path: str | Path, *, threads: int = 0, max_length: int = 512,
-                 batch_size: int = 16) -> None:
+                 batch_size: int = 16, layer: int = -1) -> None:
         import torch
         from transformers import AutoModel, AutoTokenizer
 
@@ -43,22 +43,35 @@ class TransformersEncoder(ConditionalEncoder):
         limit = getattr(self.model.config, "max_position_embeddings", max_length)
         self.max_length = min(max_length, int(limit))
         self.batch_size = batch_size
+        self.layer = layer  # hidden-state index: -1 = last (the paper), 0 = embeddings, 1..n = layer outputs
         self._lock = threading.Lock()
 
     def joint_states(self, query: str, chunks: Sequence[str]) -> JointStates:
-        """See :meth:`ConditionalEncoder.joint_states`; chunks are truncated to fit ``max_length``."""
-        parts = [self._batch(query, list(chunks[i:i + self.batch_size]))
+        """See :meth:`ConditionalEncoder.joint_states`; chunks are truncated to fit ``max_length``.
+        The states are those of hidden layer ``self.layer`` (the last by default, as in the paper)."""
+        return self.joint_states_at(query, chunks, (self.layer,))[0]
+
+    def joint_states_at(self, query: str, chunks: Sequence[str], layers: Sequence[int]) -> list[JointStates]:
+        """Joint states of several hidden layers from one pass (for the layer variants of the evaluation).
+
+        Args:
+            layers: indices into ``hidden_states`` (0 = embedding output, -1 = last layer).
+
+        Returns:
+            One :class:`JointStates` per entry of ``layers``, each (len(chunks), L, dim).
+        """
+        parts = [self._batch(query, list(chunks[i:i + self.batch_size]), layers)
                  for i in range(0, len(chunks), self.batch_size)]
-        width = max(p.hidden.shape[1] for p in parts)
+        width = max(p[0].hidden.shape[1] for p in parts)
 
         def pad(x: np.ndarray) -> np.ndarray:
             return np.pad(x, [(0, 0), (0, width - x.shape[1])] + [(0, 0)] * (x.ndim - 2))
 
-        return JointStates(np.concatenate([pad(p.hidden) for p in parts]),
-                           np.concatenate([pad(p.query_mask) for p in parts]),
-                           np.concatenate([pad(p.chunk_mask) for p in parts]))
+        return [JointStates(np.concatenate([pad(p[n].hidden) for p in parts]),
+                            np.concatenate([pad(p[n].query_mask) for p in parts]),
+                            np.concatenate([pad(p[n].chunk_mask) for p in parts])) for n in range(len(layers))]
 
-    def _batch(self, query: str, chunks: list[str]) -> JointStates:
+    def _batch(self, query: str, chunks: list[str], layers: Sequence[int]) -> list[JointStates]:
         import torch
 
         enc = self.tokenizer([query] * len(chunks), chunks, truncation="only_second",
@@ -69,5 +82,9 @@ class TransformersEncoder(ConditionalEncoder):
         c_mask = np.array([[s == 1 for s in row] for row in seq], dtype=np.float32)
         inputs = {k: v for k, v in enc.items() if k in self.tokenizer.model_input_names}
         with self._lock, torch.inference_mode():
-            hidden = self.model(**inputs).last_hidden_state  # (batch, seq_len, hidden)
-        return JointStates(hidden.float().numpy(), q_mask, c_mask)
+            if tuple(layers) == (-1,):
+                states = [self.model(**inputs).last_hidden_state]  # (batch, seq_len, hidden)
+            else:
+                every = self.model(**inputs, output_hidden_states=True).hidden_states
+                states = [every[n] for n in layers]
+        return [JointStates(h.float().numpy(), q_mask, c_mask) for h in states]

@@ -1,0 +1,283 @@
+"""``assistant eval``: the evaluation harness (issue 6) from the command line, with progress bars.
+
+    assistant eval recall  --task hotpot  [--limit 500] [--out benchmarks/results/recall-hotpot]
+    assistant eval answers --task hotpot  [--subset 10] [--stuff-tokens 2048] [--out ...]
+    assistant eval report benchmarks/results/recall-hotpot.json   (redraw a recall table and plot)
+
+Each run writes ``OUT.md`` (tables), ``OUT.json`` (every number) and ``OUT-*.png`` (plots, with matplotlib).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import AssistantError
+
+TASK_HELP = ("hotpot: 500 HotpotQA questions against all their paragraphs (~600k tokens); hotpot-1m: the same "
+             "padded past 1M tokens; nq: NQ-open questions against all NQ gold passages; kv: 100 key-value "
+             "questions; needle: 20 needles in essays")
+PLAIN = ("bm25", "exact scan", "dense-everything", "dense10", "rrf20")
+LEGEND = {
+    "bm25": "`bm25` BM25 alone",
+    "exact scan": "`exact scan` the needle route's exact scan for the key",
+    "dense-everything": "`dense-everything` MiniLM cosine over every chunk (traditional RAG)",
+    "dense10": "`dense10` the product's pre-filter (BM25 top 10 re-scored by MiniLM)",
+    "rrf20": "`rrf20` BM25 top 20 fused with MiniLM ranks (RRF)",
+    "CE": "`+ CE <mode> <pooling> <layer>` conditional embeddings re-ranking the pre-filter's 10 (`alone` = the "
+          "paper; `fused.w` = (1-w)·z(pre-filter) + w·z(CE); `mean` = the paper's pooling, `maxsim` = late "
+          "interaction; `L<n>` = output of transformer layer n, L6 the last of MiniLM's 6 = the paper)",
+}
+
+
+class _Defaults(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows defaults, except empty ones (None, False)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def add_eval_command(sub: Any) -> None:
+    p = sub.add_parser("eval", help="evaluate retrieval and answers on real long-context data",
+                       description="The evaluation harness: builds long-context tasks from the evaluation data "
+                                   "at run time (never copied), runs every system on identical inputs and writes "
+                                   "Markdown, JSON and PNG results.")
+    actions = p.add_subparsers(dest="eval_action", metavar="ACTION", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--task", default="hotpot", choices=["hotpot", "hotpot-1m", "nq", "kv", "needle"],
+                        help=TASK_HELP)
+    common.add_argument("--data", type=Path, default=Path(os.environ.get("ASSISTANT_EVAL_DATA", "../shared/data")),
+                        help="evaluation data folder, relative to the current folder ($ASSISTANT_EVAL_DATA "
+                             "overrides the default)")
+    common.add_argument("--seed", type=int, default=0, help="seed of the question sample, split and stuffing")
+    common.add_argument("--out", type=Path,
+                        help="output path without suffix (default: benchmarks/results/<action>-<task>)")
+    fmt = _Defaults
+    r = actions.add_parser("recall", parents=[common], formatter_class=fmt,
+                           help="recall@1/3/10 and MRR of every retrieval system and CE variant (no LLM)",
+                           description="Every retrieval system on the sampled questions, split into seeded dev "
+                                       "and test halves. hotpot with all 500 questions takes ~25 min here.")
+    r.add_argument("--limit", type=int, default=500,
+                   help="questions scored (a seeded sample; capped at the task's size)")
+    r.add_argument("--no-dense-everything", action="store_true",
+                   help="skip dense-everything (embedding every chunk: ~6 min at 600k tokens)")
+    r.add_argument("--no-ce", action="store_true", help="skip the conditional-embedding variants")
+    r.add_argument("--layers", default="-1,-2,-4",
+                   help="comma-separated hidden-state indices for CE (-1 = last layer, the paper; shown as "
+                        "L6, L5, L3 for MiniLM's 6 layers)")
+    a = actions.add_parser("answers", parents=[common], formatter_class=fmt,
+                           help="answer accuracy and latency per system with the LLM on a seeded subset",
+                           description="EM, token F1, gold containment, NOT FOUND share, latency per stage and "
+                                       "prompt tokens of every system with the bundled 1.5B model. 10 questions "
+                                       "take ~40 min here.")
+    a.add_argument("--subset", type=int, default=10, help="questions, the first of the seeded test half")
+    a.add_argument("--systems", help="comma-separated name prefixes of the systems to run (e.g. full,retrieval); "
+                                     "default: all")
+    a.add_argument("--stuff-tokens", type=int, default=2048,
+                   help="context filled by the stuffing baseline (the model's window is 4096)")
+    rep = actions.add_parser("report", help="redraw a recall table and plot from its JSON",
+                             description="Rewrite OUT.md and OUT-recall.png from OUT.json of `eval recall`.")
+    rep.add_argument("json", type=Path, help="a recall JSON file")
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    if args.eval_action == "report":
+        try:
+            data = json.loads(args.json.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise AssistantError(f"cannot read {args.json}: {exc}") from exc
+        for p in render_recall(args.json.with_suffix(""), data):
+            print(f"wrote {p}", file=sys.stderr)
+        return 0
+    from tqdm import tqdm
+
+    import assistant.models  # noqa: F401  (offline environment before transformers loads)
+    from assistant.config import PipelineOptions, Settings
+    from assistant.eval.tasks import REQUIRES, TASKS
+    from assistant.service import ModelStore
+    from assistant.ttrag.context import build_context
+
+    data_dir = args.data.resolve()
+    if not data_dir.is_dir():
+        raise AssistantError(f"evaluation data not found at {data_dir} (from --data {args.data}, relative to "
+                             f"{Path.cwd()}): pass --data DIR or set ASSISTANT_EVAL_DATA")
+    command = "assistant " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    out = args.out or Path("benchmarks/results") / f"{args.eval_action}-{args.task}"
+    missing = [p for p in REQUIRES[args.task] if not (data_dir / p).exists()]
+    if missing:
+        raise AssistantError(f"{data_dir} does not hold the {args.task} data: {', '.join(missing)} missing "
+                             "(--data must be the folder with qa/ and needle/)")
+    print(f"building the {args.task} task from {data_dir} ...", file=sys.stderr)
+    try:
+        task = TASKS[args.task](data_dir)
+    except (OSError, KeyError, ValueError) as exc:
+        raise AssistantError(f"{data_dir} does not hold the {args.task} data ({exc}); --data must be the "
+                             "folder with qa/ and needle/") from exc
+    store = ModelStore(Settings(pipeline=PipelineOptions(ce_mode="alone")))  # loads the encoder; systems set CE
+    t0 = time.perf_counter()
+    ctx = build_context([task.haystack.document], store.tokenizer())
+    build_s = time.perf_counter() - t0
+    head = {"command": command, "machine": _machine(), "task": task.name, "tokens": ctx.n_tokens,
+            "chunks": len(ctx.chunks), "questions": len(task.haystack.questions), "chunk_index_s": build_s,
+            "date": time.strftime("%Y-%m-%d %H:%M")}
+    if args.eval_action == "recall":
+        from assistant.eval.recall import run_recall, summarize
+
+        layers = [int(x) for x in args.layers.split(",") if x.strip()]
+        n = min(args.limit, len(task.haystack.questions))
+        with tqdm(total=n, desc=f"recall {task.name}", unit="q", file=sys.stderr) as bar:
+            if not args.no_dense_everything:
+                bar.set_postfix_str(f"embedding all {len(ctx.chunks):,} chunks for dense-everything")
+            run, _ = run_recall(task, ctx, store.embedder(), None if args.no_ce else store.encoder(), limit=n,
+                                seed=args.seed, layers=layers, dense_everything=not args.no_dense_everything,
+                                tick=lambda: _advance(bar))
+        data = {**head, "scored": n, "peak_rss_mb": _peak_rss_mb(), "one_off_s": run.one_off,
+                "results": summarize(run), "stage_latency": {k: _stats(v) for k, v in run.seconds.items()}}
+        paths = render_recall(out, data)
+    else:
+        from assistant.eval.answers import Models, ReplayGenerator, default_systems, run_answers
+        from assistant.eval.recall import split_questions
+
+        sample = [q for q, split in split_questions(task.haystack.questions, len(task.haystack.questions), args.seed)
+                  if split == "test"][:args.subset]
+        systems = default_systems(args.stuff_tokens, args.seed)
+        if args.systems:
+            wanted = [w.strip().lower() for w in args.systems.split(",") if w.strip()]
+            systems = {k: v for k, v in systems.items() if any(k.lower().startswith(w) for w in wanted)}
+            if not systems:
+                raise AssistantError(f"--systems {args.systems} names none of: {', '.join(default_systems(0, 0))}")
+        generator = ReplayGenerator(store.generator())
+        models = Models(generator, store.embedder(), store.encoder())
+        with tqdm(total=len(sample) * len(systems), desc=f"answers {task.name}", unit="read", file=sys.stderr) as bar:
+            outcomes = run_answers(ctx, sample, models, systems, tick=lambda name: _advance(bar, name[:30]))
+        head["replayed_llm_calls"] = generator.replayed
+        head["scored"] = len(sample)
+        paths = _write_answers(out, head, outcomes, args)
+    for p in paths:
+        print(f"wrote {p}", file=sys.stderr)
+    return 0
+
+
+def _advance(bar: Any, label: str = "") -> None:
+    bar.set_postfix_str(label, refresh=False)
+    bar.update(1)
+
+
+def _machine() -> str:
+    from assistant.eval.report import machine
+
+    return machine()
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _intro(title: str, head: dict[str, Any]) -> list[str]:
+    scored = f"{head['scored']:,} of {head['questions']:,}" if "scored" in head else f"{head['questions']:,}"
+    return [f"# {title}", "", f"Command: `{head['command']}`  ", f"Machine: {head['machine']}  ",
+            f"Date: {head['date']}; task `{head['task']}`: {head['tokens']:,} MiniLM tokens, {head['chunks']:,} "
+            f"chunks, {scored} questions scored; chunk + index {head['chunk_index_s']:.1f} s; "
+            f"peak RSS {head.get('peak_rss_mb', _peak_rss_mb()):,.0f} MB.", ""]
+
+
+def render_recall(out: Path, data: dict[str, Any]) -> list[Path]:
+    """``out``.md, ``out``.json and ``out``-recall.png from the data of one recall run."""
+    from assistant.eval.report import bar_plot, latency_table, recall_order, recall_table, write
+
+    res = data["results"]
+    systems = recall_order(res)
+    # bm25 runs on every question; the exact scan only on those naming a key (it may miss a split: "-")
+    split = ("dev", "test") if systems and {"dev", "test"} <= set(res[systems[0]]) else ("all",)
+    ce = [s for s in systems if " + CE " in s]
+    pick = "dev" if "dev" in split else "all"
+    best = max(ce, key=lambda s: (res[s][pick]["R@3"], res[s][pick]["MRR"])) if ce else None
+    data["best_ce"] = best
+    md = _intro(f"Retrieval recall: {data['task']}", data)
+    sizes = {sp: int(res[systems[0]][sp]["n"]) for sp in split} if systems else {}
+    md += ["R@k = share of gold passages in the top k; all@3 = questions with every gold passage in the top 3; "
+           "MRR of the best-ranked gold passage. " + ("Dev and test are seeded halves of the questions "
+           f"({sizes.get('dev', 0)} and {sizes.get('test', 0)}); CE variants are chosen on dev."
+           if "dev" in split else f"All {sizes.get('all', 0)} questions together."), ""]
+    if min(sizes.values(), default=0) < 20:
+        md += [f"**Too few questions per split ({min(sizes.values(), default=0)}) for differences to mean "
+               "anything; use this run as a smoke test only.**", ""]
+    ran = [LEGEND[s] for s in PLAIN if s in res] + ([LEGEND["CE"]] if ce else [])
+    md += ["Systems: " + "; ".join(ran) + ".", ""]
+    if data.get("one_off_s"):
+        md += ["One-off costs: " + "; ".join(f"{k} {v:.1f} s" for k, v in data["one_off_s"].items()), ""]
+    if best:
+        base = best.split(" + CE ")[0]
+        md += [f"Best CE variant on {pick}: **{best}** (R@3 {pick} {res[best][pick]['R@3']:.3f}"
+               + (f", test {res[best]['test']['R@3']:.3f}" if "test" in res[best] else "") + f"); the same "
+               f"pre-filter without CE (`{base}`): R@3 {pick} {res[base][pick]['R@3']:.3f}"
+               + (f", test {res[base]['test']['R@3']:.3f}" if "test" in res[base] else "") + ". The paper's "
+               "literal CE is `dense10 + CE alone mean L6`.", ""]
+    md += recall_table(res, systems, split)
+    lat = {s: res[s]["latency"] for s in systems if "latency" in res[s]}
+    lat.update({k: v for k, v in data.get("stage_latency", {}).items() if k not in lat})
+    md += ["", "## Time per query (s)", "", "CE variants have no time of their own in the table above: all of them "
+           "share one joint pass per question and pre-filter (the `CE joint pass` row). The pre-filter times "
+           "exclude chunk embedding when dense-everything ran first (it fills the session's embedding cache); "
+           "cold pre-filter times are in core_latency.md and scale.md.", ""] + latency_table(lat)
+    paths = list(write(out, md, data))
+    shown: list[str] = [s for s in PLAIN if s in res]
+    for extra in ("dense10 + CE alone mean L6", best):
+        if extra and extra in res and extra not in shown:
+            shown.append(extra)
+    key = "test" if "test" in split else "all"
+    png = bar_plot(out.parent / f"{out.name}-recall.png",
+                   f"{data['task']}: recall on the {key} questions (n = {sizes.get(key, 0)})",
+                   {s: {m: res[s][key][m] for m in ("R@1", "R@3", "R@10")} for s in shown}, "recall")
+    return paths + ([png] if png else [])
+
+
+def _stats(values: list[float]) -> dict[str, float]:
+    from assistant.eval.metrics import latency_stats
+
+    return latency_stats(values)
+
+
+def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argparse.Namespace) -> list[Path]:
+    summary: dict[str, dict[str, Any]]
+    import dataclasses
+
+    from assistant.eval.answers import full_pipeline_name, summarize_answers
+    from assistant.eval.report import answers_table, bar_plot, latency_table, write
+
+    summary = summarize_answers(outcomes)
+    n = len(next(iter(outcomes.values())))
+    md = _intro(f"Answer accuracy: {head['task']}", head)
+    md += [f"{n} questions: the first {n} of the seeded test half (seed {args.seed}), chosen so one run fits in "
+           "about 30 minutes here. Bundled Qwen2.5-Coder-1.5B Q4_K_M, temperature 0. EM / token F1 / gold "
+           "contained are SQuAD-normalised; a NOT FOUND reply scores 0. LLM calls already made by an earlier "
+           f"system replay their reply and recorded seconds ({head['replayed_llm_calls']} replayed).", ""]
+    md += answers_table(summary)
+    full = summary.get(full_pipeline_name())
+    if full and full["stages"]:
+        md += ["", "## Full pipeline: time per stage (s, measured; no replays)", ""]
+        md += latency_table({**full["stages"], "retrieval (pre-filter + CE)": full["retrieval_s"],
+                             "LLM (all calls)": full["llm_s"], "end to end": full["total_s"]})
+        md += ["", "Routes taken: " + ", ".join(f"{k} {v}" for k, v in full["routes"].items())]
+    md += ["", "## Replies", "", "| question | " + " | ".join(outcomes) + " |", "|---" * (1 + len(outcomes)) + "|"]
+    for i in range(n):
+        row = [list(outcomes.values())[0][i].question]
+        row += [o[i].reply.replace("|", "/").replace("\n", " ")[:60] + (" ✓" if o[i].contained else "")
+                for o in outcomes.values()]
+        md.append("| " + " | ".join(row) + " |")
+    data = {**head, "peak_rss_mb": _peak_rss_mb(), "summary": summary,
+            "outcomes": {k: [dataclasses.asdict(o) for o in v] for k, v in outcomes.items()}}
+    paths = list(write(out, md, data))
+    png = bar_plot(out.parent / f"{out.name}-accuracy.png", f"{head['task']}: answer accuracy ({n} questions)",
+                   {k: {"EM": v["EM"], "F1": v["F1"], "contained": v["contained"]} for k, v in summary.items()},
+                   "score")
+    return paths + ([png] if png else [])
