@@ -29,8 +29,9 @@ LEGEND = {
     "bm25": "`bm25` BM25 alone",
     "exact scan": "`exact scan` the needle route's exact scan for the key",
     "dense-everything": "`dense-everything` MiniLM cosine over every chunk (traditional RAG)",
-    "dense10": "`dense10` the product's pre-filter (BM25 top 10 re-scored by MiniLM)",
-    "rrf20": "`rrf20` BM25 top 20 fused with MiniLM ranks (RRF)",
+    "dense10": "`dense10` BM25 top 10 re-scored by MiniLM cosine",
+    "rrf20": "`rrf20` BM25 top 20 fused with MiniLM ranks by RRF (the product's pre-filter; its default adds "
+             "`CE fused.25 maxsim L6`)",
     "CE": "`+ CE <mode> <pooling> <layer>` conditional embeddings re-ranking the pre-filter's 10 (`alone` = the "
           "paper; `fused.w` = (1-w)·z(pre-filter) + w·z(CE); `mean` = the paper's pooling, `maxsim` = late "
           "interaction; `L<n>` = output of transformer layer n, L6 the last of MiniLM's 6 = the paper)",

@@ -102,7 +102,7 @@ def main() -> None:
         print(rows[-1], file=sys.stderr, flush=True)
         del ctx
     lines = [f"# Retrieval stage vs attachment size ({platform.machine()}, Python {platform.python_version()}, "
-             "2 cores, no GPU)", "",
+             "2 cores, no GPU)", "", f"Command: `python {' '.join(sys.argv)}`  ", f"Machine: {machine()}", "",
              "| target tokens | MiniLM tokens | chunks | chunk+index s | pre-filter + CE s (median) | **pipeline "
              "retrieval s** | RSS held by the context MB | dense-everything s | dense / pipeline |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -132,7 +132,7 @@ def plot(data: dict, path: Path) -> None:
     rows = data["rows"]
     xs = [r["tokens"] for r in rows]
     line_plot(path, "Retrieval stage vs attachment size (" + data["machine"].split(",")[1].strip() + ")", xs,
-              {"pipeline (chunk + BM25 index + pre-filter)": [r["pipeline_s"] for r in rows],
+              {"pipeline (chunk + BM25 index + pre-filter + CE)": [r["pipeline_s"] for r in rows],
                "dense-everything (embed every chunk)" + ("" if all(r["dense_measured"] for r in rows)
                                                           else "; largest sizes extrapolated"):
                    [r["dense_s"] for r in rows]},
