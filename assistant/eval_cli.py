@@ -24,6 +24,10 @@ from assistant.errors import AssistantError
 TASK_HELP = ("hotpot: 500 HotpotQA questions against all their paragraphs (~600k tokens); hotpot-1m: the same "
              "padded past 1M tokens; nq: NQ-open questions against all NQ gold passages; kv: 100 key-value "
              "questions; needle: 20 needles in essays")
+ANSWER_COLUMNS = ("Columns (means per question): gold contained = a gold answer occurs in the reply; gold R@3 of "
+                  "first read = share of gold passages among the passages of the first LLM read; gold ever read = "
+                  "share of gold passages in any passages the LLM read (rewrites, fallback); LLM calls and prompt "
+                  "tokens per question; end-to-end = retrieval + all LLM calls, seconds.")
 PLAIN = ("bm25", "exact scan", "dense-everything", "dense10", "rrf20")
 LEGEND = {
     "bm25": "`bm25` BM25 alone",
@@ -86,7 +90,7 @@ def add_eval_command(sub: Any) -> None:
     a.add_argument("--stuff-tokens", type=int, default=2048,
                    help="context filled by the stuffing baseline (the model's window is 4096)")
     rep = actions.add_parser("report", help="redraw a recall table and plot from its JSON",
-                             description="Rewrite OUT.md and OUT-recall.png from OUT.json of `eval recall`.")
+                             description="Rewrite OUT.md, OUT.json and OUT-recall.png from OUT.json of `eval recall`.")
     rep.add_argument("json", type=Path, help="a recall JSON file")
 
 
@@ -226,10 +230,15 @@ def render_recall(out: Path, data: dict[str, Any]) -> list[Path]:
     md += recall_table(res, systems, split)
     lat = {s: res[s]["latency"] for s in systems if "latency" in res[s]}
     lat.update({k: v for k, v in data.get("stage_latency", {}).items() if k not in lat})
-    md += ["", "## Time per query (s)", "", "CE variants have no time of their own in the table above: all of them "
-           "share one joint pass per question and pre-filter (the `CE joint pass` row). The pre-filter times "
-           "exclude chunk embedding when dense-everything ran first (it fills the session's embedding cache); "
-           "cold pre-filter times are in core_latency.md and scale.md.", ""] + latency_table(lat)
+    notes = []
+    if ce:
+        notes.append("CE variants have no time of their own in the table above: all of them share one joint pass "
+                     "per question and pre-filter (the `CE joint pass` row).")
+    if "dense-everything" in res:
+        notes.append("The pre-filter times exclude chunk embedding: dense-everything ran first and filled the "
+                     "session's embedding cache.")
+    notes.append("Cold retrieval times are in scale.md.")
+    md += ["", "## Time per query (s)", "", " ".join(notes), ""] + latency_table(lat)
     paths = list(write(out, md, data))
     shown: list[str] = [s for s in PLAIN if s in res]
     for extra in ("dense10 + CE alone mean L6", best):
@@ -259,9 +268,10 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
     n = len(next(iter(outcomes.values())))
     md = _intro(f"Answer accuracy: {head['task']}", head)
     md += [f"{n} questions: the first {n} of the seeded test half (seed {args.seed}), chosen so one run fits in "
-           "about 30 minutes here. Bundled Qwen2.5-Coder-1.5B Q4_K_M, temperature 0. EM / token F1 / gold "
+           "about 40 minutes here. Bundled Qwen2.5-Coder-1.5B Q4_K_M, temperature 0. EM / token F1 / gold "
            "contained are SQuAD-normalised; a NOT FOUND reply scores 0. LLM calls already made by an earlier "
-           f"system replay their reply and recorded seconds ({head['replayed_llm_calls']} replayed).", ""]
+           f"system replay their reply and recorded seconds ({head['replayed_llm_calls']} replayed).", "",
+           ANSWER_COLUMNS, ""]
     md += answers_table(summary)
     full = summary.get(full_pipeline_name())
     if full and full["stages"]:
