@@ -107,6 +107,8 @@ def run_eval(args: argparse.Namespace) -> int:
 
     import assistant.models  # noqa: F401  (offline environment before transformers loads)
     from assistant.config import PipelineOptions, Settings
+    from assistant.eval.metrics import latency_stats
+    from assistant.eval.report import machine
     from assistant.eval.tasks import REQUIRES, TASKS
     from assistant.service import ModelStore
     from assistant.ttrag.context import build_context
@@ -131,7 +133,7 @@ def run_eval(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     ctx = build_context([task.haystack.document], store.tokenizer())
     build_s = time.perf_counter() - t0
-    head = {"command": command, "machine": _machine(), "task": task.name, "tokens": ctx.n_tokens,
+    head = {"command": command, "machine": machine(), "task": task.name, "tokens": ctx.n_tokens,
             "chunks": len(ctx.chunks), "questions": len(task.haystack.questions), "chunk_index_s": build_s,
             "date": time.strftime("%Y-%m-%d %H:%M")}
     if args.eval_action == "recall":
@@ -146,7 +148,7 @@ def run_eval(args: argparse.Namespace) -> int:
                                 seed=args.seed, layers=layers, dense_everything=not args.no_dense_everything,
                                 tick=lambda: _advance(bar))
         data = {**head, "scored": n, "peak_rss_mb": _peak_rss_mb(), "one_off_s": run.one_off,
-                "results": summarize(run), "stage_latency": {k: _stats(v) for k, v in run.seconds.items()}}
+                "results": summarize(run), "stage_latency": {k: latency_stats(v) for k, v in run.seconds.items()}}
         paths = render_recall(out, data)
     else:
         from assistant.eval.answers import Models, ReplayGenerator, default_systems, run_answers
@@ -175,12 +177,6 @@ def run_eval(args: argparse.Namespace) -> int:
 def _advance(bar: Any, label: str = "") -> None:
     bar.set_postfix_str(label, refresh=False)
     bar.update(1)
-
-
-def _machine() -> str:
-    from assistant.eval.report import machine
-
-    return machine()
 
 
 def _peak_rss_mb() -> float:
@@ -249,12 +245,6 @@ def render_recall(out: Path, data: dict[str, Any]) -> list[Path]:
                    f"{data['task']}: recall on the {key} questions (n = {sizes.get(key, 0)})",
                    {s: {m: res[s][key][m] for m in ("R@1", "R@3", "R@10")} for s in shown}, "recall")
     return paths + ([png] if png else [])
-
-
-def _stats(values: list[float]) -> dict[str, float]:
-    from assistant.eval.metrics import latency_stats
-
-    return latency_stats(values)
 
 
 def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argparse.Namespace) -> list[Path]:

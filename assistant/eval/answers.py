@@ -37,6 +37,7 @@ from assistant.records import Chunk, Usage
 from assistant.ttrag import conditional, pipeline
 from assistant.ttrag.context import Context
 from assistant.ttrag.generate import is_not_found, stream_answer
+from assistant.ttrag.pipeline import Models  # generator (a ReplayGenerator here), embedder, encoder
 from assistant.ttrag.prefilter import chunk_embeddings, prefilter
 
 
@@ -93,15 +94,6 @@ class Outcome:
         return self.retrieval_s + self.llm_s
 
 
-@dataclass
-class Models:
-    """What the answer systems need (``generator`` should be a :class:`ReplayGenerator`)."""
-
-    generator: Generator
-    embedder: object
-    encoder: object
-
-
 Read = tuple[str, list[list[Chunk]], float, dict[str, Any]]  # reply, passages read per call, retrieval s, stages
 System = Callable[[Context, Question, Models, PipelineOptions], Read]
 
@@ -114,23 +106,24 @@ def _read(ctx: Context, q: Question, m: Models, opts: PipelineOptions, chunks: l
 
 def retrieval_top3(ctx: Context, q: Question, m: Models, opts: PipelineOptions) -> Read:
     t0 = time.perf_counter()
-    hits = prefilter(ctx, q.text, m.embedder, shortlist=opts.shortlist, fusion=opts.fusion,  # type: ignore[arg-type]
+    hits = prefilter(ctx, q.text, m.embedder, shortlist=opts.shortlist, fusion=opts.fusion,
                      top_k=opts.prefilter_top_k)
     return _read(ctx, q, m, opts, [h.chunk for h in hits[:opts.ce_top_k]], time.perf_counter() - t0)
 
 
 def ce_top3(ctx: Context, q: Question, m: Models, opts: PipelineOptions) -> Read:
     t0 = time.perf_counter()
-    hits = prefilter(ctx, q.text, m.embedder, shortlist=opts.shortlist, fusion=opts.fusion,  # type: ignore[arg-type]
+    hits = prefilter(ctx, q.text, m.embedder, shortlist=opts.shortlist, fusion=opts.fusion,
                      top_k=opts.prefilter_top_k)
-    top = conditional.rerank(q.text, hits, m.encoder, mode="alone", top_k=opts.ce_top_k)  # type: ignore[arg-type]
+    top = conditional.rerank(q.text, hits, m.encoder, mode="alone", top_k=opts.ce_top_k)
     return _read(ctx, q, m, opts, [h.chunk for h in top], time.perf_counter() - t0)
 
 
 def dense_everything_top3(ctx: Context, q: Question, m: Models, opts: PipelineOptions) -> Read:
     t0 = time.perf_counter()
-    matrix = chunk_embeddings(ctx, list(range(len(ctx.chunks))), m.embedder)  # type: ignore[arg-type]
-    sims = matrix @ m.embedder.embed([q.text])[0]  # type: ignore[attr-defined]
+    assert m.embedder is not None, "dense-everything needs the embedding model"
+    matrix = chunk_embeddings(ctx, list(range(len(ctx.chunks))), m.embedder)
+    sims = matrix @ m.embedder.embed([q.text])[0]
     top = np.argsort(-sims, kind="stable")[:opts.ce_top_k]
     return _read(ctx, q, m, opts, [ctx.chunks[i] for i in top], time.perf_counter() - t0)
 
@@ -140,7 +133,7 @@ def stuffer(budget_tokens: int, seed: int) -> System:
 
     def stuff(ctx: Context, q: Question, m: Models, opts: PipelineOptions) -> Read:
         t0 = time.perf_counter()
-        hits = prefilter(ctx, q.text, m.embedder, shortlist=opts.shortlist, fusion=opts.fusion,  # type: ignore[arg-type]
+        hits = prefilter(ctx, q.text, m.embedder, shortlist=opts.shortlist, fusion=opts.fusion,
                          top_k=opts.fallback_top_k)
         chosen = [h.chunk for h in hits]
         used = sum(c.n_tokens for c in chosen)
@@ -164,7 +157,7 @@ def pipeline_system(**changes: object) -> System:
 
     def run(ctx: Context, q: Question, m: Models, opts: PipelineOptions) -> Read:
         o = dataclasses.replace(opts, **changes)  # type: ignore[arg-type]
-        ans = pipeline.ask(ctx, q.text, pipeline.Models(m.generator, m.embedder, m.encoder), o)  # type: ignore[arg-type]
+        ans = pipeline.ask(ctx, q.text, m, o)
         by_id = {c.id: c for c in ctx.chunks}
         reads: list[list[Chunk]] = []
         last_hits: list[Chunk] = []

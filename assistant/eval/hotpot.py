@@ -42,6 +42,24 @@ def load_rows(data_root: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
+def join_passages(name: str, texts: list[str], seed: int | None, sep: str = "\n\n"
+                  ) -> tuple[Document, list[tuple[int, int]]]:
+    """``texts`` in one document, shuffled with ``seed`` (None keeps their order), ``sep`` between them (a
+    blank line by default, so each is a paragraph). Returns the document and each text's (start, end)
+    character span, indexed like ``texts``."""
+    perm = list(range(len(texts)))
+    if seed is not None:
+        random.Random(seed).shuffle(perm)
+    spans: list[tuple[int, int]] = [(0, 0)] * len(texts)
+    parts, pos = [], 0
+    for idx in perm:
+        spans[idx] = (pos, pos + len(texts[idx]))
+        parts.append(texts[idx])
+        pos += len(texts[idx]) + len(sep)
+    text = sep.join(parts)
+    return Document(name, text, (Segment(text),), (0,)), spans
+
+
 def build_haystack(data_root: Path, *, seed: int = 0, extra_texts: list[str] | None = None) -> Haystack:
     """Unique paragraphs of all rows (``Title. text``), shuffled with ``seed``; optional filler appended
     before shuffling (e.g. NQ passages, essays) to pass 1M tokens."""
@@ -54,23 +72,13 @@ def build_haystack(data_root: Path, *, seed: int = 0, extra_texts: list[str] | N
             if key not in paragraphs:
                 paragraphs[key] = len(order)
                 order.append(f"{key[0]}. {key[1]}")
-    texts = order + list(extra_texts or [])
-    perm = list(range(len(texts)))
-    random.Random(seed).shuffle(perm)
-    spans: dict[int, tuple[int, int]] = {}
-    parts, pos = [], 0
-    for idx in perm:
-        spans[idx] = (pos, pos + len(texts[idx]))
-        parts.append(texts[idx])
-        pos += len(texts[idx]) + 2
-    text = "\n\n".join(parts)
+    doc, spans = join_passages("hotpotqa-haystack.txt", order + list(extra_texts or []), seed)
     questions = []
     for row in rows:
         gold = tuple(spans[paragraphs[(c["title"], c["paragraph_text"].strip())]]
                      for c in row["contexts"] if c.get("is_supporting"))
         answers = tuple(s for a in row["answers_objects"] for s in a["spans"])
         questions.append(Question(str(row["question_id"]), str(row["question_text"]), answers, gold))
-    doc = Document("hotpotqa-haystack.txt", text, (Segment(text),), (0,))
     return Haystack(doc, tuple(questions))
 
 

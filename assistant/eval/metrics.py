@@ -7,6 +7,8 @@ import string
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from assistant.records import Chunk
 
 Span = tuple[int, int]
@@ -65,14 +67,8 @@ def contains(prediction: str, answers: Sequence[str]) -> float:
 
 
 def percentile(values: Sequence[float], p: float) -> float:
-    """The ``p``-th percentile (0-100) with linear interpolation between closest ranks (numpy's default)."""
-    if not values:
-        return float("nan")
-    xs = sorted(values)
-    pos = (len(xs) - 1) * p / 100
-    lo = int(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+    """The ``p``-th percentile (0-100), linear interpolation (numpy's default); NaN when empty."""
+    return float(np.percentile(values, p)) if len(values) else float("nan")
 
 
 def latency_stats(seconds: Sequence[float]) -> dict[str, float]:

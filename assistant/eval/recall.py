@@ -28,11 +28,11 @@ import numpy as np
 from assistant.eval.hotpot import Question, is_gold
 from assistant.eval.metrics import gold_ranks, latency_stats, recall_at, reciprocal_rank
 from assistant.eval.tasks import Task
-from assistant.models.base import ConditionalEncoder, Embedder, JointStates, _masked_mean, _maxsim, _unit
+from assistant.models.base import ConditionalEncoder, Embedder, JointStates, pooled_similarities
 from assistant.records import Chunk
 from assistant.ttrag.compute import needle
 from assistant.ttrag.conditional import zscore
-from assistant.ttrag.context import Context
+from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.prefilter import bm25_search, chunk_embeddings, prefilter
 
 PREFILTERS = {"dense10": {"fusion": "dense", "shortlist": 10}, "rrf20": {"fusion": "rrf", "shortlist": 20}}
@@ -83,9 +83,7 @@ def layer_names(encoder: ConditionalEncoder, layers: Sequence[int]) -> list[str]
 
 def ce_scores(states: JointStates) -> dict[str, np.ndarray]:
     """CE similarity per candidate for each pooling: ``mean`` (cosine of masked means) and ``maxsim``."""
-    q, c = _masked_mean(states.hidden, states.query_mask), _masked_mean(states.hidden, states.chunk_mask)
-    return {"mean": np.sum(_unit(q) * _unit(c), axis=1).astype(np.float64),
-            "maxsim": _maxsim(states).astype(np.float64)}
+    return {p: pooled_similarities(states, p).astype(np.float64) for p in ("mean", "maxsim")}
 
 
 def run_recall(task: Task, ctx: Context, embedder: Embedder | None, encoder: ConditionalEncoder | None, *,
@@ -122,7 +120,7 @@ def run_recall(task: Task, ctx: Context, embedder: Embedder | None, encoder: Con
         if task.key_targets and q.key:
             t0 = time.perf_counter()
             found = needle.find(ctx.documents, q.key, limit=3)
-            ranked = list(dict.fromkeys(_chunk_at(ctx, m.start) for m in found))
+            ranked = list(dict.fromkeys(chunk_at(ctx, m.source, m.start) for m in found))
             run.add("exact scan", split, ranked, q, time.perf_counter() - t0)
         if matrix is not None and embedder is not None:
             t0 = time.perf_counter()
@@ -151,10 +149,6 @@ def run_recall(task: Task, ctx: Context, embedder: Embedder | None, encoder: Con
                         run.add(f"{pname} + CE {mode} {pooling} {lname}", split, ranked, q)
         tick()
     return run, sample
-
-
-def _chunk_at(ctx: Context, offset: int) -> Chunk:
-    return next(c for c in ctx.chunks if c.start <= offset < c.end + 2)
 
 
 def summarize(run: RecallRun) -> dict[str, dict[str, dict[str, float]]]:

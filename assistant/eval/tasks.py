@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.eval.filler import essays, nq_passages
-from assistant.eval.hotpot import HOTPOT_FILE, Haystack, Question, build_haystack
-from assistant.records import Document, Segment
+from assistant.eval.hotpot import HOTPOT_FILE, Haystack, Question, build_haystack, join_passages
 
 KV_FILE = "needle/kv-retrieval-75_keys.jsonl.gz"
 NQ_FILE = "qa/nq-open-oracle.jsonl.gz"
@@ -36,22 +35,6 @@ class Task:
     name: str
     haystack: Haystack
     key_targets: bool = False
-
-
-def join_passages(name: str, texts: list[str], seed: int, sep: str = "\n\n") -> tuple[Document, list[tuple[int, int]]]:
-    """``texts`` shuffled with ``seed`` into one document (``sep`` between: a blank line by default, so
-    each is a paragraph); returns the document and each text's (start, end) character span, indexed like
-    ``texts``."""
-    perm = list(range(len(texts)))
-    random.Random(seed).shuffle(perm)
-    spans: list[tuple[int, int]] = [(0, 0)] * len(texts)
-    parts, pos = [], 0
-    for idx in perm:
-        spans[idx] = (pos, pos + len(texts[idx]))
-        parts.append(texts[idx])
-        pos += len(texts[idx]) + len(sep)
-    text = sep.join(parts)
-    return Document(name, text, (Segment(text),), (0,)), spans
 
 
 def hotpot(data: Path, seed: int = 0) -> Task:
@@ -121,7 +104,7 @@ def needle(data: Path, seed: int = 0, needles: int = 20) -> Task:
         facts.append((place, code))
     slots = sorted(rng.sample(range(len(paras) + 1), len(facts)))
     texts: list[str] = []
-    index: dict[int, int] = {}
+    index: dict[int, int] = {}  # needle number -> its position in texts
     for n, para in enumerate(paras + [""]):
         while slots and slots[0] == n:
             slots.pop(0)
@@ -130,13 +113,7 @@ def needle(data: Path, seed: int = 0, needles: int = 20) -> Task:
             texts.append(f"The access code for {place} is {code}.")
         if para:
             texts.append(para)
-    parts, spans, pos = [], [], 0
-    for t in texts:
-        spans.append((pos, pos + len(t)))
-        parts.append(t)
-        pos += len(t) + 2
-    text = "\n\n".join(parts)
-    doc = Document("essays-with-needles.txt", text, (Segment(text),), (0,))
+    doc, spans = join_passages("essays-with-needles.txt", texts, None)  # essay order kept
     questions = tuple(Question(f"needle{i}", f"What is the access code for {place}?", (code,),
                                (spans[index[i]],)) for i, (place, code) in enumerate(facts))
     return Task("needle", Haystack(doc, questions))

@@ -119,10 +119,16 @@ class ConditionalEncoder(ABC):
         """
         if not chunks:
             return np.zeros(0, dtype=np.float32)
-        if pooling == "maxsim":
-            return _maxsim(self.joint_states(query, chunks))
-        q, c = self.encode_pairs(query, chunks)
-        return np.sum(_unit(q) * _unit(c), axis=1).astype(np.float32)
+        return pooled_similarities(self.joint_states(query, chunks), pooling)
+
+
+def pooled_similarities(st: JointStates, pooling: str = "mean") -> np.ndarray:
+    """Query-chunk similarity per joint pass, shape (n,): ``mean`` = cosine of the masked means (the
+    paper), ``maxsim`` = mean over query tokens of the best cosine with a chunk token."""
+    if pooling == "maxsim":
+        return _maxsim(st)
+    q, c = _masked_mean(st.hidden, st.query_mask), _masked_mean(st.hidden, st.chunk_mask)
+    return np.sum(_unit(q) * _unit(c), axis=1).astype(np.float32)
 
 
 def _unit(x: np.ndarray) -> np.ndarray:

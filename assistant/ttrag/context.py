@@ -34,6 +34,14 @@ class Context:
         return sum(c.n_tokens for c in self.chunks)
 
 
+def chunk_at(ctx: Context, source: str, offset: int) -> Chunk:
+    """The chunk of ``source`` that holds character ``offset`` (the first of ``source`` if none does)."""
+    for c in ctx.chunks:
+        if c.source == source and c.start <= offset < c.end + 2:
+            return c
+    return next(c for c in ctx.chunks if c.source == source)
+
+
 def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens: int = 200,
                   progress: ProgressFn | None = None) -> Context:
     """Chunk every document and index the chunks with BM25 (English stop words, Snowball stems).

@@ -18,7 +18,7 @@ from assistant.models.base import ConditionalEncoder, Embedder, GenerationReques
 from assistant.records import Answer, Chunk, Event, Hit, Progress, TokenText, TraceStep
 from assistant.ttrag import conditional, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
-from assistant.ttrag.context import Context
+from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.generate import cite, is_not_found, stream_answer
 from assistant.ttrag.prompts import SYSTEM, summary_prompt
 from assistant.ttrag.rewrite import rewrite_query
@@ -189,7 +189,7 @@ def _needle(ctx: Context, question: str, target: str, models: Models, opts: Pipe
     run.note("needle_lookup", target=target, matches=len(matches))
     if not matches:
         return None  # not quoted exactly: let the full pipeline search for it
-    chunks = list(dict.fromkeys(_chunk_at(ctx, m.source, m.start) for m in matches))
+    chunks = list(dict.fromkeys(chunk_at(ctx, m.source, m.start) for m in matches))
     with run.stage("generate"):
         reply = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
                               on_text=run.text)
@@ -206,7 +206,7 @@ def _count(ctx: Context, target: str, run: _Run) -> tuple[str, bool, list[Chunk]
     text = f"\"{target}\" occurs {total} time{'s' if total != 1 else ''}" + \
         (f" ({', '.join(parts)})" if parts else "") + " (exact count, case-insensitive, whole words)."
     run.text(text)
-    chunks = [_chunk_at(ctx, c.source, s) for c in counts for s in c.first][:3]
+    chunks = [chunk_at(ctx, c.source, s) for c in counts for s in c.first][:3]
     return text, True, chunks, []
 
 
@@ -224,9 +224,3 @@ def _summarize(ctx: Context, focus: str, models: Models, opts: PipelineOptions,
             run.text(piece)
     return "".join(pieces).strip(), True, chunks, []
 
-
-def _chunk_at(ctx: Context, source: str, offset: int) -> Chunk:
-    for c in ctx.chunks:
-        if c.source == source and c.start <= offset < c.end + 2:
-            return c
-    return next(c for c in ctx.chunks if c.source == source)
