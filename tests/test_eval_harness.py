@@ -180,7 +180,7 @@ def test_layer_states_match_the_last_layer(encoder: object) -> None:
 def test_recall_report_from_json(tmp_path: Path, tiny: tuple[Task, object],
                                  capsys: pytest.CaptureFixture[str]) -> None:
     from assistant.cli import main
-    from assistant.eval_cli import render_recall
+    from assistant.cli.evaluate import render_recall
 
     task, ctx = tiny
     run, _ = run_recall(task, ctx, None, None, limit=4)

@@ -82,7 +82,7 @@ def test_ask_mail_reads_the_message_and_its_attachments(dovecot: object, server_
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     from email.message import EmailMessage
 
-    from assistant.mail_cli import mail_documents
+    from assistant.cli.mail import mail_documents
 
     folder = f"ask-{uuid.uuid4().hex[:6]}"
     server_client.create_folder(folder)  # type: ignore[attr-defined]

@@ -26,7 +26,7 @@ from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.attachments import attachment_documents, message_document
 from assistant.mail.cache import MailCache
 from assistant.mail.sync import SyncResult, sync_account
-from assistant.mail_commands import connector
+from assistant.mail.connect import connector
 from assistant.records import Progress
 from assistant.service import ModelStore, OpenResult, Session, read_files
 

@@ -1,4 +1,4 @@
-"""The ``assistant account ...`` and ``assistant mail ...`` commands (registered by :mod:`assistant.cli`).
+"""The ``assistant account ...`` and ``assistant mail ...`` commands (registered by :mod:`assistant.cli.main`).
 
 Passwords are read with ``getpass`` (or one line of standard input with ``--password-stdin``) and go
 straight to the OS keyring; they are never echoed, logged or written to a file.
@@ -73,7 +73,7 @@ def run_mail_command(args: argparse.Namespace) -> int:
     Raises:
         AssistantError: any failure, with a message saying what to do.
     """
-    from assistant import mail_commands
+    from assistant.cli import mail_commands
 
     if args.command == "account":
         return int(getattr(mail_commands, f"account_{args.account_action}")(args))
@@ -107,7 +107,7 @@ def mail_documents(ids: list[str]) -> tuple[list[Document], list[str]]:
         ConfigError: an ID is malformed or not in the cache.
     """
     from assistant.mail.attachments import attachment_documents, message_document
-    from assistant.mail_commands import load_message
+    from assistant.cli.mail_commands import load_message
 
     documents: list[Document] = []
     skipped: list[str] = []

@@ -12,9 +12,9 @@ from typing import Any
 
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
-from assistant.eval_cli import add_eval_command
-from assistant.extract_cli import add_extract_command
-from assistant.mail_cli import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
+from assistant.cli.evaluate import add_eval_command
+from assistant.cli.extract import add_extract_command
+from assistant.cli.mail import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
 from assistant.progress import TerminalRenderer
 from assistant.records import Answer
 
@@ -108,19 +108,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         if args.command == "models":
-            from assistant.models_cli import run_models
+            from assistant.cli.models import run_models
 
             return run_models(args.action)
         if args.command in MAIL_COMMANDS:
             return run_mail_command(args)
         if args.command == "extract":
-            from assistant.extract_cli import run_extract
+            from assistant.cli.extract import run_extract
 
             return run_extract(args)
         if args.command == "gui":
             return _gui(args)
         if args.command == "eval":
-            from assistant.eval_cli import run_eval
+            from assistant.cli.evaluate import run_eval
 
             return run_eval(args)
         if args.command == "ask":
@@ -154,7 +154,7 @@ def _open(args: argparse.Namespace, renderer: TerminalRenderer) -> object:
     result = read_files(args.files, emit=renderer)
     renderer.close()
     if getattr(args, "mail", None):
-        from assistant.mail_cli import mail_documents
+        from assistant.cli.mail import mail_documents
 
         documents, skipped = mail_documents(args.mail)
         result.documents.extend(documents)

@@ -1,4 +1,4 @@
-"""What the ``account``, ``mail`` and ``draft`` commands do (parsing is in :mod:`assistant.mail_cli`)."""
+"""What the ``account``, ``mail`` and ``draft`` commands do (parsing is in :mod:`assistant.cli.mail`)."""
 
 from __future__ import annotations
 
@@ -6,33 +6,19 @@ import argparse
 import json
 import sys
 import threading
-from collections.abc import Callable
 
 from assistant import secrets
 from assistant.accounts import Account, add_account, get_account, load_accounts, remove_account
 from assistant.errors import AssistantError, ConfigError, SecretStoreError
 from assistant.mail.cache import CachedRef, FolderState, MailCache
-from assistant.mail.imap import ImapSource
+from assistant.mail.connect import connector
 from assistant.mail.parse import parse_message
 from assistant.mail.sync import SyncResult, sync_account, watch
 from assistant.records import Message
 
 
-def _password(account: Account) -> str:
-    password = secrets.get_password(account.name)
-    if password is None:
-        raise SecretStoreError(f"no password stored for account {account.name}; run "
-                               f"`assistant account add {account.name} ...` again")
-    return password
-
-
-def connector(account: Account) -> Callable[[], ImapSource]:
-    """A function opening a new logged-in-on-enter connection for ``account``."""
-    return lambda: ImapSource(account, _password(account))
-
-
 def account_add(args: argparse.Namespace) -> int:
-    from assistant.mail_cli import read_password
+    from assistant.cli.mail import read_password
 
     account = Account(args.name, args.host, args.user, security=args.security, port=args.port,
                       folders=tuple(args.folders or ("INBOX",)), drafts_folder=args.drafts_folder,
