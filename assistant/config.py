@@ -59,6 +59,8 @@ class PipelineOptions:
         fallback_top_k: chunks of the original query's pre-filter used when nothing was found (paper: 10).
         router: ask the LLM router for a compute category (else always question answering).
         max_answer_tokens: cap on generated tokens per answer.
+        min_coverage: share of the question's key terms (names, numbers, quoted words) the passages
+            read must mention before their answer counts as found (grounding, issue 19).
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -74,6 +76,7 @@ class PipelineOptions:
     fallback_top_k: int = DEFAULT_FALLBACK_TOP_K
     router: bool = True
     max_answer_tokens: int = 256
+    min_coverage: float = 0.5
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,12 @@ class Usage:
 
 @dataclass(frozen=True)
 class Answer:
-    """The result of one question: text, sources, route, rewrites, per-stage timings (s) and LLM usage."""
+    """The result of one question: text, sources, route, rewrites, per-stage timings (s) and LLM usage.
+
+    ``text`` is what the person reads (a sentence ending in ``[n]`` markers that number ``sources``);
+    ``short_answer`` is the answer alone (the span a benchmark compares; '' when not found or for
+    counting and summaries); ``supported_by`` lists the source numbers whose passages hold it.
+    """
 
     question: str
     text: str
@@ -99,6 +104,8 @@ class Answer:
     timings: dict[str, float]
     usage: tuple[Usage, ...]
     trace: tuple[dict[str, object], ...] = ()
+    short_answer: str = ""
+    supported_by: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

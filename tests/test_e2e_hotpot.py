@@ -51,7 +51,8 @@ def test_answer_cites_gold_and_holds_span(qid: str, haystack: Haystack, hay_ctx:
     q = next(x for x in haystack.questions if x.id == qid)
     answer = ask(hay_ctx, q.text, Models(big_llm, embedder, encoder), PipelineOptions())  # type: ignore[arg-type]
     assert answer.found
-    assert any(a.lower() in answer.text.lower() for a in q.answers), (answer.text, q.answers)
+    assert any(a.lower() in answer.short_answer.lower() for a in q.answers), (answer.short_answer, q.answers)
+    assert answer.text.endswith("]") and answer.supported_by  # a sentence with its [n] markers
     cited = [hay_ctx.chunks[s.chunk_id] for s in answer.sources]
     assert any(is_gold(c, span) for c in cited for span in q.gold_spans)
 

@@ -103,13 +103,16 @@ def test_recall_run_with_models_has_every_system(tiny: tuple[Task, object], embe
     assert res["dense-everything"]["all"]["R@1"] == 1.0
 
 
+NONE = json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+
+
 def answer_script(request: GenerationRequest) -> str:
     """A reader of ours: answers only when the passage holding the answer is in the prompt."""
-    for marker, reply in (("Agnes Coll", "Agnes Coll"), ("trained in Tallinn", "Tallinn"),
+    for marker, short in (("Agnes Coll", "Agnes Coll"), ("trained in Tallinn", "Tallinn"),
                           ("every 41 years", "every 41 years"), ("named Ilse", "Ilse")):
         if marker in request.user:
-            return reply
-    return "NOT FOUND"
+            return json.dumps({"found": True, "passage": 1, "short_answer": short, "answer": f"It is {short}."})
+    return NONE
 
 
 def test_answers_scored_and_replayed(tiny: tuple[Task, object]) -> None:
@@ -121,6 +124,7 @@ def test_answers_scored_and_replayed(tiny: tuple[Task, object]) -> None:
     out = run_answers(ctx, task.haystack.questions, Models(gen, None, None), systems, opts)
     summary = summarize_answers(out)
     assert summary["retrieval"]["EM"] == 1.0 and summary["retrieval"]["not_found"] == 0.0
+    assert summary["retrieval"]["supported"] == 1.0  # each short answer stands in the passage it cites
     assert summary["retrieval"]["R@3 first read"] == 1.0
     # the second system read exactly the same passages: every call replayed, with the same usage
     assert gen.replayed == 4
@@ -134,11 +138,12 @@ def test_answers_scored_and_replayed(tiny: tuple[Task, object]) -> None:
 
 def test_not_found_scores_zero(tiny: tuple[Task, object]) -> None:
     task, ctx = tiny
-    gen = ReplayGenerator(ScriptedGenerator(lambda r: "NOT FOUND"))
+    gen = ReplayGenerator(ScriptedGenerator(lambda r: NONE))
     out = run_answers(ctx, task.haystack.questions[:2], Models(gen, None, None), {"r": retrieval_top3})
     s = summarize_answers(out)["r"]
     assert (s["EM"], s["F1"], s["contained"], s["not_found"]) == (0.0, 0.0, 0.0, 1.0)
-    assert answers_table({"r": s})[2].startswith("| r | 2 | 0.000 | 0.000 | 0.000 | 1.000 |")
+    assert s["supported"] is None and s["not_found_unanswerable"] is None  # no answers, no unanswerable questions
+    assert answers_table({"r": s})[2].startswith("| r | 2 | 0.000 | 0.000 | 0.000 | 1.000 | - | - |")
 
 
 def test_report_files(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 import uuid
@@ -30,12 +31,16 @@ FACTS = "\n\n".join([f"Clause {i}. Warehouse {i} stores {i * 3} crates of tin." 
 ROUTE = '{"route": "question_answering", "target": ""}'
 
 
+PAYMENT = json.dumps({"found": True, "passage": 1, "short_answer": "45 days of the invoice date",
+                      "answer": "Payment is due within 45 days of the invoice date."})
+
+
 def script(request: GenerationRequest) -> str:
     if request.purpose == "route":
         return ROUTE
     if request.purpose == "draft":
         return "Yes, noon works for me."
-    return "Payment is due within 45 days of the invoice date [1]."
+    return PAYMENT  # the reader's JSON reply
 
 
 class SlowGenerator(ScriptedGenerator):
@@ -45,6 +50,7 @@ class SlowGenerator(ScriptedGenerator):
         if request.purpose == "route":
             yield ROUTE
             return
+        yield '{"found": true, "passage": 1, "short_answer": "45 days", "answer": "'
         for _ in range(1500):
             time.sleep(0.02)
             yield "tin "

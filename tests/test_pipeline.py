@@ -36,16 +36,32 @@ def run(ctx: Context, script: object, embedder: object, encoder: object, **opts:
     return answer, gen, events
 
 
+def reply(short: str, sentence: str = "", passage: int = 1) -> str:
+    """The reader's JSON reply (the schema of :func:`assistant.ttrag.generate.answer_schema`)."""
+    return json.dumps({"found": True, "passage": passage, "short_answer": short,
+                       "answer": sentence or f"The answer is {short}."})
+
+
+NONE = json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+
+
 def streamed(events: list[object]) -> str:
     return "".join(e.text for e in events if isinstance(e, TokenText))
 
 
 def test_found_at_once_no_rewrite(ctx: Context, embedder: object, encoder: object) -> None:
-    answer, gen, events = run(ctx, lambda r: "Ostervik", embedder, encoder)
-    assert answer.found and answer.text == "Ostervik" and answer.rewrites == ()
+    def script(r: GenerationRequest) -> str:
+        n = next(i for i, line in enumerate(r.user.split("\n[")[1:], 1) if "Ostervik" in line)
+        return reply("Ostervik", "Ingrid Holm was born in Ostervik.", n)
+
+    answer, gen, events = run(ctx, script, embedder, encoder)
+    cited = answer.supported_by[0]
+    assert answer.found and answer.short_answer == "Ostervik" and answer.rewrites == ()
+    assert answer.text == f"Ingrid Holm was born in Ostervik. [{cited}]"
     assert [r.purpose for r in gen.requests] == ["answer"]
-    assert streamed(events) == "Ostervik"
-    assert len(answer.sources) == 3
+    assert gen.requests[0].json_schema is not None  # the reader is constrained to its JSON schema
+    assert streamed(events) == answer.text  # the sentence streams, then its marker
+    assert len(answer.sources) == 3 and "Ostervik" in answer.sources[cited - 1].snippet
 
 
 def test_never_found_spends_max_rewrites_then_falls_back(ctx: Context, embedder: object,
@@ -53,7 +69,7 @@ def test_never_found_spends_max_rewrites_then_falls_back(ctx: Context, embedder:
     counter = iter(range(100))
 
     def script(r: GenerationRequest) -> str:
-        return f"query variant {next(counter)}" if r.purpose == "rewrite" else "NOT FOUND"
+        return f"query variant {next(counter)}" if r.purpose == "rewrite" else NONE
 
     answer, gen, events = run(ctx, script, embedder, encoder, max_rewrites=3)
     purposes = [r.purpose for r in gen.requests]
@@ -79,24 +95,24 @@ def test_found_after_rewrite_uses_original_question(ctx: Context, embedder: obje
     def script(r: GenerationRequest) -> str:
         if r.purpose == "rewrite":
             return "Ingrid Holm birthplace village"
-        return "Ostervik" if "Ostervik" in r.user else "NOT FOUND"
+        return reply("Ostervik") if "Ostervik" in r.user else NONE
 
     answer, gen, _ = run(ctx, script, embedder, encoder, ce_top_k=1, max_rewrites=3)
-    assert answer.found and answer.text == "Ostervik"
+    assert answer.found and answer.short_answer == "Ostervik" and answer.text.endswith("[1]")
     assert answer.rewrites == ("Ingrid Holm birthplace village",)
     assert any("Ostervik" in s.snippet for s in answer.sources)
     assert gen.requests[-1].user.endswith(f"Question: {QUESTION}")
 
 
 def test_repeated_rewrite_stops_the_loop(ctx: Context, embedder: object, encoder: object) -> None:
-    answer, gen, _ = run(ctx, lambda r: QUESTION if r.purpose == "rewrite" else "NOT FOUND",
+    answer, gen, _ = run(ctx, lambda r: QUESTION if r.purpose == "rewrite" else NONE,
                          embedder, encoder, max_rewrites=3)
     assert [r.purpose for r in gen.requests] == ["answer", "rewrite", "answer_fallback"]
     assert answer.rewrites == ()
 
 
 def test_zero_rewrites_goes_straight_to_fallback(ctx: Context, embedder: object, encoder: object) -> None:
-    _, gen, _ = run(ctx, lambda r: "NOT FOUND", embedder, encoder, max_rewrites=0)
+    _, gen, _ = run(ctx, lambda r: NONE, embedder, encoder, max_rewrites=0)
     assert [r.purpose for r in gen.requests] == ["answer", "answer_fallback"]
 
 
@@ -104,9 +120,9 @@ def test_zero_rewrites_goes_straight_to_fallback(ctx: Context, embedder: object,
                                  '{"route": "needle_lookup", "target": ""}', '["counting"]'])
 def test_router_falls_back_on_malformed_output(ctx: Context, embedder: object, encoder: object,
                                                raw: str) -> None:
-    gen = ScriptedGenerator(lambda r: raw if r.purpose == "route" else "Ostervik")
-    answer = ask(ctx, QUESTION, Models(gen, embedder, encoder))
-    assert answer.route == "question_answering" and answer.text == "Ostervik"
+    gen = ScriptedGenerator(lambda r: raw if r.purpose == "route" else reply("Ostervik"))
+    answer = ask(ctx, "Give an overview: " + QUESTION, Models(gen, embedder, encoder))
+    assert answer.route == "question_answering" and answer.short_answer == "Ostervik"
     assert answer.trace[0]["fallback"] is True
     assert gen.requests[0].json_schema is not None  # the router call is constrained
 
@@ -123,26 +139,27 @@ def test_needle_route_reads_the_chunks_that_hold_the_key(ctx: Context, embedder:
     def script(r: GenerationRequest) -> str:
         if r.purpose == "route":
             return json.dumps({"route": "needle_lookup", "target": "Place33"})
-        return "99 crates" if "Place33 stores 99 crates" in r.user else "NOT FOUND"
+        return reply("99 crates") if "Place33 stores 99 crates" in r.user else NONE
 
     gen = ScriptedGenerator(script)
     answer = ask(ctx, "How many crates does Place33 store?", Models(gen, embedder, encoder))
-    assert answer.route == "needle_lookup" and answer.text == "99 crates"
+    assert answer.route == "needle_lookup" and answer.short_answer == "99 crates"
     assert [r.purpose for r in gen.requests] == ["route", "answer"]  # no pre-filter, no rewrite
     assert "Place33" in ctx.chunks[answer.sources[0].chunk_id].text
 
 
 def test_needle_without_match_falls_back_to_qa(ctx: Context, embedder: object, encoder: object) -> None:
     gen = ScriptedGenerator(lambda r: json.dumps({"route": "needle_lookup", "target": "ZZ-404"})
-                            if r.purpose == "route" else "Ostervik")
-    answer = ask(ctx, QUESTION, Models(gen, embedder, encoder))
-    assert answer.route == "question_answering" and answer.text == "Ostervik"
+                            if r.purpose == "route" else reply("Ostervik"))
+    answer = ask(ctx, "Where was the keeper with badge ZZ-404 born?", Models(gen, embedder, encoder))
+    assert answer.route == "question_answering"
+    assert [r.purpose for r in gen.requests][:2] == ["route", "answer"]
 
 
 def test_cancel_stops_before_the_next_stage(ctx: Context, embedder: object, encoder: object) -> None:
     cancel = threading.Event()
     cancel.set()
-    gen = ScriptedGenerator(lambda r: "Ostervik")
+    gen = ScriptedGenerator(lambda r: reply("Ostervik"))
     with pytest.raises(Cancelled):
         ask(ctx, QUESTION, Models(gen, embedder, encoder), cancel=cancel)
     assert gen.requests == []

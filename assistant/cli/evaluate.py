@@ -24,7 +24,10 @@ from assistant.errors import AssistantError
 TASK_HELP = ("hotpot: 500 HotpotQA questions against all their paragraphs (~600k tokens); hotpot-1m: the same "
              "padded past 1M tokens; nq: NQ-open questions against all NQ gold passages; kv: 100 key-value "
              "questions; needle: 20 needles in essays")
-ANSWER_COLUMNS = ("Columns (means per question): gold contained = a gold answer occurs in the reply; gold R@3 of "
+ANSWER_COLUMNS = ("Columns (means per question): EM, F1 and gold contained score the short answer on answerable "
+                  "questions; not found = share of questions answered \"not found\" (answerable: wrongly; "
+                  "unanswerable: rightly); supported = share of answers whose short answer stands in the passages "
+                  "they cite; first token = seconds until the person sees the answer start; gold R@3 of "
                   "first read = share of gold passages among the passages of the first LLM read; gold ever read = "
                   "share of gold passages in any passages the LLM read (rewrites, fallback); LLM calls and prompt "
                   "tokens per question; end-to-end = retrieval + all LLM calls, seconds.")
@@ -84,7 +87,10 @@ def add_eval_command(sub: Any) -> None:
                            description="EM, token F1, gold containment, NOT FOUND share, latency per stage and "
                                        "prompt tokens of every system with the bundled 1.5B model. 10 questions "
                                        "take ~40 min here.")
-    a.add_argument("--subset", type=int, default=10, help="questions, the first of the seeded test half")
+    a.add_argument("--subset", type=int, default=40, help="questions, the first of the seeded half")
+    a.add_argument("--half", choices=("test", "dev"), default="test",
+                   help="the seeded half the questions come from (dev to choose settings, test to report; the "
+                        "contract task scores all its questions)")
     a.add_argument("--systems", help="comma-separated name prefixes of the systems to run (e.g. full,retrieval); "
                                      "default: all")
     a.add_argument("--stuff-tokens", type=int, default=2048,
@@ -154,8 +160,9 @@ def run_eval(args: argparse.Namespace) -> int:
         from assistant.eval.answers import Models, ReplayGenerator, default_systems, run_answers
         from assistant.eval.recall import split_questions
 
-        sample = [q for q, split in split_questions(task.haystack.questions, len(task.haystack.questions), args.seed)
-                  if split == "test"][:args.subset]
+        pool = task.haystack.questions
+        sample = [q for q, split in split_questions(pool, len(pool), args.seed)
+                  if split == args.half or not task.split][:args.subset]
         systems = default_systems(args.stuff_tokens, args.seed)
         if args.systems:
             wanted = [w.strip().lower() for w in args.systems.split(",") if w.strip()]
@@ -167,6 +174,7 @@ def run_eval(args: argparse.Namespace) -> int:
         with tqdm(total=len(sample) * len(systems), desc=f"answers {task.name}", unit="read", file=sys.stderr) as bar:
             outcomes = run_answers(ctx, sample, models, systems, tick=lambda name: _advance(bar, name[:30]))
         head["replayed_llm_calls"] = generator.replayed
+        head["split"] = task.split
         head["scored"] = len(sample)
         paths = _write_answers(out, head, outcomes, args)
     for p in paths:
@@ -257,8 +265,9 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
     summary = summarize_answers(outcomes)
     n = len(next(iter(outcomes.values())))
     md = _intro(f"Answer accuracy: {head['task']}", head)
-    md += [f"{n} questions: the first {n} of the seeded test half (seed {args.seed}), chosen so one run fits in "
-           "about 40 minutes here. Bundled Qwen2.5-Coder-1.5B Q4_K_M, temperature 0. EM / token F1 / gold "
+    which = f"the first {n} of the seeded {args.half} half (seed {args.seed})" if head.get("split", True) else \
+        f"all {n} questions of the task"
+    md += [f"{n} questions: {which}. Bundled Qwen2.5-Coder-1.5B Q4_K_M, temperature 0. EM / token F1 / gold "
            "contained are SQuAD-normalised; a NOT FOUND reply scores 0. LLM calls already made by an earlier "
            f"system replay their reply and recorded seconds ({head['replayed_llm_calls']} replayed).", "",
            ANSWER_COLUMNS, ""]

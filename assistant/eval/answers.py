@@ -34,9 +34,9 @@ from assistant.eval.hotpot import Question, is_gold
 from assistant.eval.metrics import contains, exact_match, gold_ranks, latency_stats, token_f1
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Usage
-from assistant.ttrag import conditional, pipeline
+from assistant.ttrag import conditional, grounding, pipeline
 from assistant.ttrag.context import Context
-from assistant.ttrag.generate import is_not_found, stream_answer
+from assistant.ttrag.generate import stream_answer
 from assistant.ttrag.pipeline import Models  # generator (a ReplayGenerator here), embedder, encoder
 from assistant.ttrag.prefilter import chunk_embeddings, prefilter
 
@@ -78,6 +78,9 @@ class Outcome:
     question: str
     reply: str
     found: bool
+    answerable: bool
+    supported: bool  # every content word of the short answer stands in a passage the answer cites
+    first_token_s: float
     em: float
     f1: float
     contained: float
@@ -94,14 +97,33 @@ class Outcome:
         return self.retrieval_s + self.llm_s
 
 
-Read = tuple[str, list[list[Chunk]], float, dict[str, Any]]  # reply, passages read per call, retrieval s, stages
+@dataclass(frozen=True)
+class Read:
+    """What a system returned: its short answer ('' when not found), the passages each LLM read saw,
+    the passages its answer cites, retrieval seconds, seconds to the first token shown, and stages."""
+
+    short_answer: str
+    found: bool
+    reads: list[list[Chunk]]
+    cited: list[Chunk]
+    retrieval_s: float
+    first_token_s: float
+    stages: dict[str, Any] = field(default_factory=dict)
+
+
 System = Callable[[Context, Question, Models, PipelineOptions], Read]
 
 
 def _read(ctx: Context, q: Question, m: Models, opts: PipelineOptions, chunks: list[Chunk],
           retrieval_s: float) -> Read:
-    reply = stream_answer(m.generator, q.text, chunks, max_tokens=opts.max_answer_tokens, on_text=lambda s: None)
-    return reply, [chunks], retrieval_s, {}
+    t0 = time.perf_counter()
+    first: list[float] = []
+    reading = stream_answer(m.generator, q.text, chunks, max_tokens=opts.max_answer_tokens,
+                            on_text=lambda s: first.append(time.perf_counter() - t0) if not first else None,
+                            min_coverage=opts.min_coverage)
+    cited = [chunks[n - 1] for n in reading.supported_by]
+    return Read(reading.short_answer if reading.found else "", reading.found, [chunks], cited, retrieval_s,
+                retrieval_s + (first[0] if first else time.perf_counter() - t0))
 
 
 def retrieval_top3(ctx: Context, q: Question, m: Models, opts: PipelineOptions) -> Read:
@@ -175,7 +197,9 @@ def pipeline_system(**changes: object) -> System:
             reads = [[by_id[s.chunk_id] for s in ans.sources]]
         stages = {k: v for k, v in ans.timings.items() if k not in ("total", "first_token")}
         retrieval = sum(v for k, v in stages.items() if k in ("prefilter", "conditional", "needle_lookup"))
-        return (ans.text if ans.found else "NOT FOUND"), reads, retrieval, {**stages, "route": ans.route}
+        cited = [by_id[ans.sources[n - 1].chunk_id] for n in ans.supported_by]
+        return Read(ans.short_answer if ans.found else "", ans.found, reads, cited, retrieval,
+                    ans.timings.get("first_token", ans.timings["total"]), {**stages, "route": ans.route})
 
     return run
 
@@ -214,19 +238,28 @@ def run_answers(ctx: Context, questions: Sequence[Question], models: Models, sys
     for q in questions:
         for name, system in systems.items():
             start = len(gen.usage)
-            reply, reads, retrieval_s, stages = system(ctx, q, models, opts)
+            r = system(ctx, q, models, opts)
             used = gen.usage[start:]
-            found = not is_not_found(reply)
-            first = gold_ranks(reads[0] if reads else [], q.gold_spans, is_gold)
-            seen = [c for r in reads for c in r]
-            any_read = [1 if r else 0 for r in gold_ranks(seen, q.gold_spans, is_gold)]
-            text = reply if found else ""
-            out[name].append(Outcome(q.id, reply, found, exact_match(text, q.answers), token_f1(text, q.answers),
+            first = gold_ranks(r.reads[0] if r.reads else [], q.gold_spans, is_gold)
+            seen = [c for read in r.reads for c in read]
+            any_read = [1 if rank else 0 for rank in gold_ranks(seen, q.gold_spans, is_gold)]
+            text = r.short_answer if r.found else ""
+            supported = r.found and bool(supporting(text, r.cited) if r.cited else False)
+            out[name].append(Outcome(q.id, text if r.found else "NOT FOUND", r.found, bool(q.answers), supported,
+                                     r.first_token_s, exact_match(text, q.answers), token_f1(text, q.answers),
                                      contains(text, q.answers), first, any_read, len(used),
-                                     sum(u.prompt_tokens for u in used), retrieval_s,
-                                     sum(u.total_s for u in used), stages))
+                                     sum(u.prompt_tokens for u in used), r.retrieval_s,
+                                     sum(u.total_s for u in used), r.stages))
             tick(name)
     return out
+
+
+def supporting(short_answer: str, cited: Sequence[Chunk]) -> bool:
+    """True when the cited passages hold every content word of the short answer (yes/no counts as held:
+    its words are the question's)."""
+    if short_answer.strip().lower() in ("yes", "no"):
+        return True
+    return bool(grounding.supporting(short_answer, [Chunk(0, " ".join(c.text for c in cited), "", 0, 0)]))
 
 
 def summarize_answers(outcomes: dict[str, list[Outcome]]) -> dict[str, dict[str, Any]]:
@@ -243,10 +276,16 @@ def summarize_answers(outcomes: dict[str, list[Outcome]]) -> dict[str, dict[str,
             for k, v in o.stages.items():
                 if isinstance(v, float):
                     stages.setdefault(k, []).append(v)
+        answerable = [o for o in rows if o.answerable] or rows
+        unanswerable = [o for o in rows if not o.answerable]
+        found = [o for o in rows if o.found]
         res[name] = {
-            "n": len(rows), "EM": float(np.mean([o.em for o in rows])), "F1": float(np.mean([o.f1 for o in rows])),
-            "contained": float(np.mean([o.contained for o in rows])),
-            "not_found": float(np.mean([not o.found for o in rows])),
+            "n": len(rows), "EM": _mean([o.em for o in answerable]), "F1": _mean([o.f1 for o in answerable]),
+            "contained": _mean([o.contained for o in answerable]),
+            "not_found": _mean([not o.found for o in answerable]),
+            "not_found_unanswerable": _mean([not o.found for o in unanswerable]) if unanswerable else None,
+            "supported": _mean([o.supported for o in found]) if found else None,
+            "first_token_s": latency_stats([o.first_token_s for o in rows]),
             "R@3 first read": sum(1 for r in flat_first if 0 < r <= 3) / len(flat_first) if flat_first else 0.0,
             "gold ever read": sum(flat_any) / len(flat_any) if flat_any else 0.0,
             "llm_calls": float(np.mean([o.llm_calls for o in rows])),
@@ -259,3 +298,7 @@ def summarize_answers(outcomes: dict[str, list[Outcome]]) -> dict[str, dict[str,
                        for r in {str(o.stages.get("route")) for o in rows if "route" in o.stages}},
         }
     return res
+
+
+def _mean(values: Sequence[float | bool]) -> float:
+    return float(np.mean([float(v) for v in values])) if values else float("nan")

@@ -60,21 +60,29 @@ def join_passages(name: str, texts: list[str], seed: int | None, sep: str = "\n\
     return Document(name, text, (Segment(text),), (0,)), spans
 
 
-def build_haystack(data_root: Path, *, seed: int = 0, extra_texts: list[str] | None = None) -> Haystack:
+def build_haystack(data_root: Path, *, seed: int = 0, extra_texts: list[str] | None = None,
+                   without_gold: bool = False) -> Haystack:
     """Unique paragraphs of all rows (``Title. text``), shuffled with ``seed``; optional filler appended
-    before shuffling (e.g. NQ passages, essays) to pass 1M tokens."""
+    before shuffling (e.g. NQ passages, essays) to pass 1M tokens. ``without_gold`` leaves out every
+    question's gold paragraphs: each question is then unanswerable from the haystack (no answers, no
+    gold spans)."""
     rows = load_rows(data_root)
+    gold_keys = {(c["title"], c["paragraph_text"].strip()) for row in rows for c in row["contexts"]
+                 if c.get("is_supporting")} if without_gold else set()
     paragraphs: dict[tuple[str, str], int] = {}
     order: list[str] = []
     for row in rows:
         for ctx in row["contexts"]:
             key = (ctx["title"], ctx["paragraph_text"].strip())
-            if key not in paragraphs:
+            if key not in paragraphs and key not in gold_keys:
                 paragraphs[key] = len(order)
                 order.append(f"{key[0]}. {key[1]}")
     doc, spans = join_passages("hotpotqa-haystack.txt", order + list(extra_texts or []), seed)
     questions = []
     for row in rows:
+        if without_gold:
+            questions.append(Question(str(row["question_id"]), str(row["question_text"]), (), ()))
+            continue
         gold = tuple(spans[paragraphs[(c["title"], c["paragraph_text"].strip())]]
                      for c in row["contexts"] if c.get("is_supporting"))
         answers = tuple(s for a in row["answers_objects"] for s in a["spans"])

@@ -30,15 +30,50 @@ NQ_FILE = "qa/nq-open-oracle.jsonl.gz"
 
 @dataclass(frozen=True)
 class Task:
-    """A named haystack; ``key_targets`` is True when each question names an exact key to scan for."""
+    """A named haystack; ``key_targets`` is True when each question names an exact key to scan for;
+    ``split`` False means every question is scored (a small fixed set, nothing is tuned on it)."""
 
     name: str
     haystack: Haystack
     key_targets: bool = False
+    split: bool = True
 
 
 def hotpot(data: Path, seed: int = 0) -> Task:
     return Task("hotpot", build_haystack(data, seed=seed))
+
+
+def hotpot_unanswerable(data: Path, seed: int = 0) -> Task:
+    """Every HotpotQA question asked of the haystack without any question's gold paragraphs: the right
+    reply is "not found" (issue 19)."""
+    return Task("hotpot-unanswerable", build_haystack(data, seed=seed, without_gold=True))
+
+
+CONTRACT = Path(__file__).resolve().parents[2] / "resources" / "samples" / "supply-agreement.md"
+
+
+def contract(data: Path, seed: int = 0) -> Task:
+    """The bundled 300-page sample contract and the questions of its facts file whose answer is stated
+    in it (``kind`` qa and needle; the counting facts are the counting route's). Every one is scored.
+    Gold spans: each occurrence of the answer text in the contract."""
+    from assistant.documents import read_many
+
+    facts = json.loads(CONTRACT.with_suffix(".facts.json").read_text(encoding="utf-8"))
+    extraction = read_many([CONTRACT])
+    if not extraction.documents:
+        raise ValueError(f"cannot read {CONTRACT}: {extraction.failures}")
+    doc = extraction.documents[0]
+    low = doc.text.lower()
+    questions = []
+    for i, f in enumerate(x for x in facts if x["kind"] in ("qa", "needle")):
+        answer = f["answer"]
+        spans: list[tuple[int, int]] = []
+        at = low.find(answer.lower())
+        while at >= 0 and len(spans) < 5:
+            spans.append((at, at + len(answer)))
+            at = low.find(answer.lower(), at + 1)
+        questions.append(Question(f"contract{i}", f["question"], (answer,), tuple(spans)))
+    return Task("contract", Haystack(doc, tuple(questions)), split=False)
 
 
 def hotpot_1m(data: Path, seed: int = 0) -> Task:
@@ -120,9 +155,11 @@ def needle(data: Path, seed: int = 0, needles: int = 20) -> Task:
 
 
 TASKS: dict[str, Callable[[Path], Task]] = {"hotpot": hotpot, "hotpot-1m": hotpot_1m, "nq": nq, "kv": kv,
-                                            "needle": needle}
+                                            "needle": needle, "hotpot-unanswerable": hotpot_unanswerable,
+                                            "contract": contract}
 
 # the files each task reads, relative to the data folder (checked before a run starts)
 REQUIRES: dict[str, tuple[str, ...]] = {
     "hotpot": (HOTPOT_FILE,), "hotpot-1m": (HOTPOT_FILE, NQ_FILE, "needle/PaulGrahamEssays"),
-    "nq": (NQ_FILE,), "kv": (KV_FILE,), "needle": ("needle/PaulGrahamEssays",)}
+    "nq": (NQ_FILE,), "kv": (KV_FILE,), "needle": ("needle/PaulGrahamEssays",),
+    "hotpot-unanswerable": (HOTPOT_FILE,), "contract": ()}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -19,7 +19,7 @@ from assistant.records import Answer, Chunk, Event, Hit, Progress, TokenText, Tr
 from assistant.ttrag import conditional, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.context import Context, chunk_at
-from assistant.ttrag.generate import cite, is_not_found, stream_answer
+from assistant.ttrag.generate import Reading, cite, stream_answer
 from assistant.ttrag.prompts import SYSTEM, summary_prompt
 from assistant.ttrag.rewrite import rewrite_query
 
@@ -99,7 +99,7 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
             decision = router.route(models.generator, question)
         run.note("route", route=decision.route, target=decision.target, raw=decision.raw,
                  fallback=decision.fallback)
-    answer: tuple[str, bool, list[Chunk], list[str]] | None = None
+    answer: _Result | None = None
     if decision.route == "needle_lookup":
         answer = _needle(ctx, question, decision.target, models, opts, run)
     elif decision.route == "counting":
@@ -111,16 +111,41 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
         route_taken = "question_answering"
     else:
         route_taken = decision.route
-    text, found, chunks, rewrites = answer
     run.timings["total"] = time.perf_counter() - run.t0
-    return Answer(question=question, text=text, found=found, route=route_taken,
-                  sources=tuple(cite(chunks, text, question)), rewrites=tuple(rewrites),
-                  timings={k: round(v, 4) for k, v in run.timings.items()},
-                  usage=tuple(models.generator.usage[usage_start:]), trace=tuple(run.trace))
+    short = answer.reading.short_answer if answer.reading and answer.found else ""
+    return Answer(question=question, text=answer.text, found=answer.found, route=route_taken,
+                  sources=tuple(cite(answer.chunks, short or answer.text, question)),
+                  rewrites=tuple(answer.rewrites), timings={k: round(v, 4) for k, v in run.timings.items()},
+                  usage=tuple(models.generator.usage[usage_start:]), trace=tuple(run.trace),
+                  short_answer=short,
+                  supported_by=answer.reading.supported_by if answer.reading and answer.found else ())
+
+
+@dataclass(frozen=True)
+class _Result:
+    """What a route produced: the text shown, whether it answers, the chunks cited (numbered as the
+    reader saw them), the rewrites spent, and the reader's structured reply when there was one."""
+
+    text: str
+    found: bool
+    chunks: list[Chunk]
+    rewrites: list[str]
+    reading: Reading | None = None
+
+
+def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunks: list[Chunk],
+          attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = ()) -> Reading:
+    with run.stage("generate"):
+        reading = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
+                                on_text=run.text, purpose=purpose, min_coverage=opts.min_coverage,
+                                read_before=read_before)
+    run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
+             supported_by=list(reading.supported_by), reason=reading.reason, reply=reading.raw)
+    return reading
 
 
 def _question_answering(ctx: Context, question: str, models: Models, opts: PipelineOptions,
-                        run: _Run) -> tuple[str, bool, list[Chunk], list[str]]:
+                        run: _Run) -> _Result:
     """TTRAG Algorithm 1: CE top-k, answer-or-rewrite up to ``max_rewrites`` times, then top-10 fallback."""
     with run.stage("prefilter"):
         original = prefilter.prefilter(ctx, question, models.embedder, shortlist=opts.shortlist,
@@ -130,6 +155,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     rewrites: list[str] = []
     seen = {question.strip().lower()}
     read: set[tuple[int, ...]] = set()
+    read_chunks: list[Chunk] = []
     for attempt in range(opts.max_rewrites + 1):
         with run.stage("conditional"):
             top = conditional.rerank(query, candidates, models.encoder, mode=opts.ce_mode,
@@ -140,16 +166,13 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         key = tuple(sorted(c.id for c in chunks))
         if key in read:  # the same passages were already read: the reply (temperature 0) would be too
             run.note("answer", attempt=attempt, found=False, reply="(same passages as an earlier attempt)")
-            found = False
         else:
             read.add(key)
-            with run.stage("generate"):
-                reply = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
-                                      on_text=run.text)
-            found = not is_not_found(reply)
-            run.note("answer", attempt=attempt, found=found, reply=reply)
-        if found:
-            return reply, True, chunks, rewrites
+            reading = _read(run, models, opts, question, chunks, attempt,
+                            read_before=[c for c in read_chunks if c not in chunks])
+            read_chunks.extend(chunks)
+            if reading.found:
+                return _Result(reading.sentence, True, chunks, rewrites, reading)
         if attempt == opts.max_rewrites:
             break
         with run.stage("rewrite"):
@@ -171,17 +194,15 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             run.note("prefilter", query=query, hits=_hits_view(fresh))
     fallback = [h.chunk for h in original[:opts.fallback_top_k]]
     run.note("fallback", chunks=[c.id for c in fallback])
-    with run.stage("generate"):
-        reply = stream_answer(models.generator, question, fallback, max_tokens=opts.max_answer_tokens,
-                              on_text=run.text, purpose="answer_fallback")
-    if is_not_found(reply):
+    reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback")
+    if not reading.found:
         run.text(NOT_FOUND_TEXT)
-        return NOT_FOUND_TEXT, False, fallback[:opts.ce_top_k], rewrites
-    return reply, True, fallback, rewrites
+        return _Result(NOT_FOUND_TEXT, False, fallback[:opts.ce_top_k], rewrites, reading)
+    return _Result(reading.sentence, True, fallback, rewrites, reading)
 
 
 def _needle(ctx: Context, question: str, target: str, models: Models, opts: PipelineOptions,
-            run: _Run) -> tuple[str, bool, list[Chunk], list[str]] | None:
+            run: _Run) -> _Result | None:
     """Exact scan of the whole text for the key instead of ranked retrieval, then one reading of the
     chunks that hold it. Returns None (full pipeline) when the key is absent or the reader finds no answer."""
     with run.stage("needle_lookup"):
@@ -190,14 +211,11 @@ def _needle(ctx: Context, question: str, target: str, models: Models, opts: Pipe
     if not matches:
         return None  # not quoted exactly: let the full pipeline search for it
     chunks = list(dict.fromkeys(chunk_at(ctx, m.source, m.start) for m in matches))
-    with run.stage("generate"):
-        reply = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
-                              on_text=run.text)
-    run.note("answer", attempt=0, found=not is_not_found(reply), reply=reply)
-    return (reply, True, chunks, []) if not is_not_found(reply) else None
+    reading = _read(run, models, opts, question, chunks, 0)
+    return _Result(reading.sentence, True, chunks, [], reading) if reading.found else None
 
 
-def _count(ctx: Context, target: str, run: _Run) -> tuple[str, bool, list[Chunk], list[str]] | None:
+def _count(ctx: Context, target: str, run: _Run) -> _Result:
     with run.stage("counting"):
         counts = counting.count(ctx.documents, target)
     total = sum(c.count for c in counts)
@@ -207,11 +225,11 @@ def _count(ctx: Context, target: str, run: _Run) -> tuple[str, bool, list[Chunk]
         (f" ({', '.join(parts)})" if parts else "") + " (exact count, case-insensitive, whole words)."
     run.text(text)
     chunks = [chunk_at(ctx, c.source, s) for c in counts for s in c.first][:3]
-    return text, True, chunks, []
+    return _Result(text, True, chunks, [])
 
 
 def _summarize(ctx: Context, focus: str, models: Models, opts: PipelineOptions,
-               run: _Run) -> tuple[str, bool, list[Chunk], list[str]]:
+               run: _Run) -> _Result:
     with run.stage("summarization"):
         chunks = summarize.salient_chunks(ctx.chunks)
     run.note("summarization", chunks=[c.id for c in chunks])
@@ -222,5 +240,5 @@ def _summarize(ctx: Context, focus: str, models: Models, opts: PipelineOptions,
                                                                purpose="summary")):
             pieces.append(piece)
             run.text(piece)
-    return "".join(pieces).strip(), True, chunks, []
+    return _Result("".join(pieces).strip(), True, chunks, [])
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from assistant.records import Chunk
-
-NOT_FOUND = "NOT FOUND"
+from assistant.ttrag.qtype import QuestionType
 
 SYSTEM = (
     "You are a private assistant that reads the user's documents and emails. Text between <passages> "
@@ -34,12 +33,25 @@ def _name(source: str) -> str:
     return source.rsplit("/", 1)[-1]
 
 
-def answer_prompt(question: str, chunks: Sequence[Chunk]) -> str:
-    """Answer-or-NOT FOUND in one call (DESIGN §2: the check and the answer share one prefill)."""
+_TYPE_HINTS = {
+    "yesno": " The question asks yes or no: short_answer is yes or no.",
+    "choice": " The question names two options: short_answer is one of them, as written in the question.",
+    "when": " The question asks when: short_answer is a date or a year.",
+    "number": " The question asks for a quantity: short_answer is the number with its unit.",
+    "where": " The question asks where: short_answer is a place.",
+    "who": " The question asks who: short_answer is a name.",
+}
+
+
+def answer_prompt(question: str, chunks: Sequence[Chunk], qtype: QuestionType | None = None) -> str:
+    """Answer in JSON (DESIGN §7 prompt P1, measured: containment .60 vs .33 for "answer alone or NOT
+    FOUND"), with a hint of the expected answer's form."""
+    hint = _TYPE_HINTS.get(qtype.kind, "") if qtype else ""
     return (f"{fence(chunks)}\n"
-            "Task: answer the question from the passages only. Reply with the answer alone: a name, date, "
-            "number or short phrase. Only if the question asks yes or no, reply yes or no. "
-            f"If the passages do not contain the answer, reply exactly {NOT_FOUND}.\n"
+            "Task: answer the question from the passages only. Reply in JSON: found (true if the passages "
+            "answer the question), passage (the number of the passage that holds the answer), short_answer "
+            "(the answer alone: a name, date, number, yes or no, or a short phrase), answer (one sentence a "
+            f"person would read, stating the answer).{hint}\n"
             f"Question: {question}")
 
 

@@ -33,14 +33,37 @@ class Decision:
 # Cues a request must show before a cheaper method is trusted over full question answering: a small
 # router LLM (DESIGN §3: 1.5B) sometimes sends a plain question to counting; a wrong cheap route costs
 # a wrong answer, a wrong fallback only costs time.
+# Counting means how often a word or phrase occurs in the text; "how many days does the buyer have" asks
+# for a number the document states, which is question answering (issue 19: every "how many weeks /
+# years / audits" question went to counting and was answered '"days" occurs 278 times').
 _CUES = {
-    "counting": re.compile(r"\b(how (many|often)|number of|count|occurrences?|times)\b", re.I),
-    "summarization": re.compile(r"\b(summar\w*|overview|gist|main points|tl;?dr|outline)\b", re.I),
+    "counting": re.compile(r"\bhow many times\b|\bhow often\b.*\b(appear|occur|mention|use|say|said|written|"
+                           r"come up|show up)\w*|\bnumber of (times|occurrences|mentions|instances)\b|"
+                           r"\bcount (the |all )?(occurrences|mentions|instances|times|words?)\b|"
+                           r"\boccurrences? of\b|\b(appears?|occurs?|is mentioned|mentions?)\b.*\bhow many\b|"
+                           r"\bhow many (mentions|occurrences|instances)\b", re.I),
+    "summarization": re.compile(r"\b(summar\w*|overview|gist|main points|key points|tl;?dr|outline|"
+                                r"what is (this|the) (document|attachment|file|report|email|agreement|contract)"
+                                r" about)\b", re.I),
 }
 
 # A needle is a code, ID or key: one token with a digit (ESC-4471-QZ, a UUID, Place33), not a title such
 # as "127 Hours" or "712 Fifth Avenue" that a 1.5B router also sent to needle lookup (measured).
 _CODE = re.compile(r"^(?=\S*\d)[\w\-/#:.@]{3,}$")
+# In a request, a code is a token mixing digits with letters or dashes (a year alone is not a key).
+_CODE_IN_TEXT = re.compile(r"(?<![\w\-])(?=[\w\-/#:.@]*\d)(?=[\w\-/#:.@]*[A-Za-z\-])[\w\-/#:.@]{4,}")
+
+
+def cued_routes(question: str) -> list[Route]:
+    """The cheaper routes whose cue the request shows (counting, summarization, needle lookup).
+
+    A request with none is question answering without asking the LLM: a router call costs 5-8 s cold
+    (issue 19), and without a cue :func:`parse_decision` would overrule any other choice anyway.
+    """
+    routes: list[Route] = [r for r, cue in _CUES.items() if cue.search(question)]  # type: ignore[misc]
+    if any(_CODE.match(t.strip(".,;:?!)(")) for t in _CODE_IN_TEXT.findall(question)):
+        routes.append("needle_lookup")
+    return routes
 
 
 def parse_decision(raw: str, question: str) -> Decision:
@@ -67,7 +90,11 @@ def parse_decision(raw: str, question: str) -> Decision:
 
 
 def route(generator: Generator, question: str) -> Decision:
-    """Ask the LLM for a category (constrained by :data:`ROUTE_SCHEMA`); falls back to question answering."""
+    """The compute category for ``question``: question answering at once when no other route is cued
+    (:func:`cued_routes`), else the LLM's choice constrained by :data:`ROUTE_SCHEMA`, checked by
+    :func:`parse_decision` (TTRAG §3.1 conditional compute); falls back to question answering."""
+    if not cued_routes(question):
+        return Decision("question_answering", "", "(no cue for another route: no LLM call)")
     raw = generator.complete(GenerationRequest(SYSTEM, route_prompt(question), max_tokens=64,
                                                json_schema=ROUTE_SCHEMA, purpose="route"))
     return parse_decision(raw, question)

@@ -1,0 +1,104 @@
+"""Grounding: is an answer backed by the passages it was read from? (issue 19 item 2)
+
+The reader's own "found" flag is nearly always true (DESIGN §7), so "found" is decided from evidence:
+the short answer's words must stand in a passage that was read (that passage is then cited), it must
+have the form the question asks for (:func:`assistant.ttrag.qtype.fits`), and the passages read must
+mention what the question is about (its names, numbers and quoted words), so a fact about another
+character or another product is not passed off as the answer.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+import Stemmer
+
+from assistant.records import Chunk
+from assistant.ttrag.qtype import QuestionType, fits
+
+_WORD = re.compile(r"\w+")
+_STOP = frozenset("""a an the of and or in on at to for from by with as is are was were be been it its this that
+these those which who whom whose what when where why how did do does has have had not no yes than then there
+their they he she his her him i you we our your my me us s""".split())
+# Capitalised words that start questions or are function words, not names.
+_NOT_NAMES = frozenset("""what which who whom whose when where why how is are was were do does did can could has
+have had will would should in on at of for from by with the a an and or both either neither as than that this
+these those there if""".split())
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+
+
+def terms(text: str) -> set[str]:
+    """Stemmed content words of ``text`` (accents folded, stop words out)."""
+    words = [w for w in _WORD.findall(_fold(text)) if w not in _STOP]
+    return set(_stemmer().stemWords(words))
+
+
+def key_terms(question: str) -> set[str]:
+    """What the question is about: stems of its names (capitalised words past the first), numbers and
+    quoted words. Empty when it names nothing in particular."""
+    words = _WORD.findall(question)
+    picked = [w for i, w in enumerate(words) if (i > 0 and w[:1].isupper() and w.lower() not in _NOT_NAMES)
+              or any(ch.isdigit() for ch in w)]
+    for quoted in re.findall(r"[\"“']([^\"”']{2,60})[\"”']", question):
+        picked.extend(_WORD.findall(quoted))
+    return terms(" ".join(picked))
+
+
+def supporting(short_answer: str, chunks: Sequence[Chunk]) -> list[int]:
+    """1-based numbers of the chunks whose words include every content word of ``short_answer``."""
+    wanted = terms(short_answer)
+    if not wanted:
+        return []
+    return [n for n, c in enumerate(chunks, 1) if wanted <= terms(c.text)]
+
+
+def coverage(question: str, chunks: Sequence[Chunk]) -> float:
+    """Share of the question's key terms found in the chunks (1.0 when it has none)."""
+    keys = key_terms(question)
+    if not keys:
+        return 1.0
+    seen: set[str] = set()
+    for c in chunks:
+        seen |= terms(c.text)
+    return len(keys & seen) / len(keys)
+
+
+def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequence[Chunk], *,
+          min_coverage: float = 0.5, read_before: Sequence[Chunk] = ()) -> tuple[list[int], str]:
+    """Decide whether ``short_answer`` is grounded in ``chunks``.
+
+    ``read_before`` are passages read by earlier attempts of the same question: a rewrite built from
+    them carries their link to the question (the first hop of a two-hop question), so they count
+    towards the key-term coverage.
+
+    Returns:
+        (supporting chunk numbers, 1-based; reason). The reason is '' when the answer is grounded, else
+        why not: ``no answer``, ``wrong type``, ``not in the passages`` or ``passages off topic``.
+        Yes/no and choice answers are supported by the chunks that mention what the question names
+        (their words are the question's, not the passage's).
+    """
+    if not short_answer.strip():
+        return [], "no answer"
+    if not fits(qtype, short_answer):
+        return [], f"wrong type (a {qtype.kind} question)"
+    if coverage(question, [*chunks, *read_before]) < min_coverage:
+        return [], "passages off topic"
+    if qtype.kind in ("yesno", "choice"):  # supported by the passages about what the question names
+        keys = key_terms(question) | (terms(" ".join(qtype.options)) if qtype.kind == "choice" else set())
+        hits = [len(keys & terms(c.text)) for c in chunks]
+        best = max(hits, default=0)
+        about = [n for n, h in enumerate(hits, 1) if h and h * 2 >= best]  # at least half the best match
+        return (about or list(range(1, len(chunks) + 1))), ""
+    found = supporting(short_answer, chunks)
+    return (found, "") if found else ([], "not in the passages")

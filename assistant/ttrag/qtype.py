@@ -1,0 +1,92 @@
+"""Question types: what kind of short answer a question expects (yes/no, one of two options, a date...).
+
+The reader's JSON schema is narrowed by the type (a yes/no question can only be answered "yes" or "no",
+"which of A or B" only A or B), and the grounding check rejects an answer of the wrong type ("where did
+it start" answered with a year). DESIGN §2 measured the 1.5B reader saying NOT FOUND to every yes/no
+question whose answer is "no"; a constrained answer cannot.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["yesno", "choice", "when", "number", "where", "who", "other"]
+
+_AUX = ("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will",
+        "would", "should", "shall", "may", "might", "must")
+_YESNO = re.compile(rf"^\s*(?:{'|'.join(_AUX)})\b(?!\s+(?:there\s+)?(?:any|many|much)\b)", re.I)
+_WH_START = re.compile(r"^\s*(what|which|who|whom|whose|when|where|why|how|in which|on which|at which|"
+                       r"from which|for which|to which|by which)\b", re.I)
+_WHEN = re.compile(r"^\s*(?:when\b|(?:in |on |by )?what (?:year|date|day|month|decade|century|time)\b|"
+                   r"(?:in |on )?which (?:year|date|day|month|decade|century)\b)", re.I)
+_NUMBER = re.compile(r"\bhow (?:many|much|long|old|far|tall|big|large|high|often)\b|\bwhat (?:(?:is|are|was|were) )?"
+                     r"(?:the )?(?:\w+ )?(?:number|percentage|percent|amount|rate|population|age|price|cost|fee)s?\b",
+                     re.I)
+_WHERE = re.compile(r"^\s*where\b|\b(?:in|from) (?:what|which) (?:city|country|state|town|place|county|"
+                    r"region|continent|location)\b", re.I)
+_WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
+# "Which X was founded first, Arthur's Magazine or First for Women?" / "Who is older, A or B?"
+_CHOICE = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?)\s*,?\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)\s*\??\s*$", re.I)
+# "Which band, Letters to Cleo or Screaming Trees, had more members?"
+_CHOICE_MID = re.compile(r"^[^,]+,\s*(?:the\s+)?(?P<a>[^,:?]+?)\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)\s*,\s*\w", re.I)
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december", "century", "decade", "spring", "summer", "autumn", "fall", "winter")
+_NUMBER_WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+                 "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred",
+                 "thousand", "million", "billion", "dozen", "half", "once", "twice", "none", "no", "single",
+                 "double", "several", "few", "many"}
+
+
+@dataclass(frozen=True)
+class QuestionType:
+    """The expected answer: ``kind`` and, for a ``choice``, the two ``options`` as written in the question."""
+
+    kind: Kind
+    options: tuple[str, ...] = ()
+
+
+def question_type(question: str) -> QuestionType:
+    """Classify ``question`` by its wording (English). Unknown wording gives ``other`` (no constraint)."""
+    q = question.strip()
+    m = _CHOICE.search(q) or _CHOICE_MID.search(q)
+    if m and (_WH_START.match(q) or _YESNO.match(q)):
+        a, b = m.group("a").strip(" \"'"), m.group("b").strip(" \"'")
+        if a and b and a.lower() != b.lower() and len(a) < 80 and len(b) < 80:
+            return QuestionType("choice", (a, b))
+    if _YESNO.match(q) and not _WH_START.match(q):
+        return QuestionType("yesno")
+    if _WHEN.match(q):
+        return QuestionType("when")
+    if _NUMBER.search(q):
+        return QuestionType("number")
+    if _WHERE.search(q):
+        return QuestionType("where")
+    if _WHO.match(q):
+        return QuestionType("who")
+    return QuestionType("other")
+
+
+def _has_number(text: str) -> bool:
+    return bool(re.search(r"\d", text)) or any(w in _NUMBER_WORDS for w in re.findall(r"[a-z]+", text.lower()))
+
+
+def fits(qtype: QuestionType, short_answer: str) -> bool:
+    """True when ``short_answer`` has the form ``qtype`` expects (a date holds a digit or a month, a
+    number a digit or number word, a place or a person is not a bare number)."""
+    s = short_answer.strip().lower()
+    if not s:
+        return False
+    if qtype.kind == "yesno":
+        return s in ("yes", "no")
+    if qtype.kind == "choice":
+        return any(s == o.lower() for o in qtype.options)
+    if qtype.kind == "when":
+        return bool(re.search(r"\d", s)) or any(m in s for m in _MONTHS)
+    if qtype.kind == "number":
+        return _has_number(s)
+    if qtype.kind in ("where", "who"):
+        return not re.fullmatch(r"[\d\s.,%/-]+", s)
+    return True

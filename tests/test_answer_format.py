@@ -1,0 +1,162 @@
+"""The reader's answer: question types, the grounding check, streaming of the JSON reply, [n] markers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ScriptedGenerator
+
+from assistant.models.base import GenerationRequest
+from assistant.records import Chunk
+from assistant.ttrag import grounding, router
+from assistant.ttrag.generate import answer_schema, parse_reply, stream_answer
+from assistant.ttrag.qtype import QuestionType, fits, question_type
+
+PASSAGES = [
+    "Arthur's Magazine (1844-1846) was an American literary periodical published in Philadelphia.",
+    "First for Women is a woman's magazine published by Bauer Media Group in the USA. It was started in 1989.",
+    "The Oberoi family is an Indian family famous for its involvement in hotels, namely through The Oberoi Group.",
+]
+CHUNKS = [Chunk(i, t, "wiki.txt", 0, len(t)) for i, t in enumerate(PASSAGES)]
+
+
+@pytest.mark.parametrize(("question", "kind", "options"), [
+    ("Were Scott Derrickson and Ed Wood of the same nationality?", "yesno", ()),
+    ("Is there a cap on the liquidated damages?", "yesno", ()),
+    ("Which magazine was started first, Arthur's Magazine or First for Women?", "choice",
+     ("Arthur's Magazine", "First for Women")),
+    ("Who is older, Annie Morton or Terry Richardson?", "choice", ("Annie Morton", "Terry Richardson")),
+    ("Which band, Letters to Cleo or Screaming Trees, had more members?", "choice",
+     ("Letters to Cleo", "Screaming Trees")),
+    ("When was the Oberoi Group founded?", "when", ()),
+    ("In what year did the war end?", "when", ()),
+    ("How many days does the Buyer have to inspect delivered goods?", "number", ()),
+    ("What is the penalty rate for late delivery?", "number", ()),
+    ("Where did the Oberoi family start its hotel business?", "where", ()),
+    ("In which city is the university located?", "where", ()),
+    ("Who voices Bart Simpson?", "who", ()),
+    ("What is the registered office address of Norhaven?", "other", ()),
+])
+def test_question_types(question: str, kind: str, options: tuple[str, ...]) -> None:
+    qtype = question_type(question)
+    assert qtype.kind == kind and qtype.options == options
+
+
+@pytest.mark.parametrize(("kind", "answer", "ok"), [
+    ("yesno", "no", True), ("yesno", "Americans", False),
+    ("when", "1934", True), ("when", "March of that year", True), ("when", "Delhi", False),
+    ("number", "eight (8) weeks", True), ("number", "ten days", True), ("number", "the buyer", False),
+    ("where", "1934", False), ("where", "Delhi", True), ("who", "1990", False), ("who", "Ed Wood", True),
+    ("other", "anything", True), ("other", " ", False),
+])
+def test_answer_must_fit_the_question(kind: str, answer: str, ok: bool) -> None:
+    assert fits(QuestionType(kind), answer) is ok  # type: ignore[arg-type]
+
+
+def test_choice_answer_must_be_an_option() -> None:
+    qtype = QuestionType("choice", ("Arthur's Magazine", "First for Women"))
+    assert fits(qtype, "arthur's magazine") and not fits(qtype, "Bauer Media Group")
+
+
+def test_grounding_check() -> None:
+    q = "When was First for Women started?"
+    qt = question_type(q)
+    assert grounding.check(q, qt, "1989", CHUNKS) == ([2], "")
+    assert grounding.check(q, qt, "1990", CHUNKS) == ([], "not in the passages")
+    assert grounding.check(q, qt, "Philadelphia", CHUNKS)[1].startswith("wrong type")
+    # the passages never mention what the question is about: not an answer, even if "1989" is there
+    off = "When was the Zanzibar Herald started?"
+    assert grounding.check(off, question_type(off), "1989", CHUNKS) == ([], "passages off topic")
+    # ... unless an earlier attempt of the same question read a passage that does (the first hop)
+    hop = [Chunk(9, "The Zanzibar Herald was renamed First for Women.", "wiki.txt", 0, 10)]
+    assert grounding.check(off, question_type(off), "1989", CHUNKS, read_before=hop) == ([2], "")
+    yes = "Is Arthur's Magazine an American periodical?"
+    assert grounding.check(yes, question_type(yes), "yes", CHUNKS) == ([1], "")  # the passage about it
+
+
+def _reply(**fields: object) -> str:
+    return json.dumps({"found": True, "passage": 1, "short_answer": "", "answer": "", **fields})
+
+
+def _stream(question: str, raw: str) -> tuple[object, list[str], GenerationRequest]:
+    gen = ScriptedGenerator(lambda r: raw)
+    pieces: list[str] = []
+    reading = stream_answer(gen, question, CHUNKS, max_tokens=200, on_text=pieces.append)
+    return reading, pieces, gen.requests[0]
+
+
+def test_grounded_answer_streams_with_markers() -> None:
+    raw = _reply(passage=2, short_answer="1989", answer="First for Women was started in 1989 [2].")
+    reading, pieces, request = _stream("When was First for Women started?", raw)
+    assert reading.found and reading.short_answer == "1989"  # type: ignore[attr-defined]
+    assert reading.supported_by == (2,)  # type: ignore[attr-defined]
+    assert "".join(pieces) == reading.sentence == "First for Women was started in 1989. [2]"  # type: ignore
+    assert len(pieces) > 3  # streamed piece by piece, not at the end
+    assert request.json_schema == answer_schema(QuestionType("when"))
+
+
+def test_markers_follow_the_evidence_not_the_pointer() -> None:
+    # the reader points at passage 1, but only passage 2 holds the answer: the marker says [2]
+    raw = _reply(passage=1, short_answer="1989", answer="It was started in 1989.")
+    reading, pieces, _ = _stream("When was First for Women started?", raw)
+    assert reading.sentence.endswith("[2]") and reading.supported_by == (2,)  # type: ignore[attr-defined]
+
+
+def test_ungrounded_answer_is_not_found_and_never_shown() -> None:
+    raw = _reply(passage=1, short_answer="1990", answer="It was started in 1990.")
+    reading, pieces, _ = _stream("When was First for Women started?", raw)
+    assert not reading.found and reading.reason == "not in the passages"  # type: ignore[attr-defined]
+    assert pieces == []
+    reading, pieces, _ = _stream("When was First for Women started?", _reply(found=False))
+    assert not reading.found and pieces == []  # type: ignore[attr-defined]
+
+
+def test_escapes_and_cut_off_reply() -> None:
+    raw = _reply(passage=3, short_answer="The Oberoi Group",
+                 answer='The family runs "The Oberoi Group" caf\u00e9s and hotels.')
+    reading, pieces, _ = _stream("Who runs hotels in the Oberoi family?", raw.replace("é", "\\u00e9"))
+    assert "".join(pieces).startswith('The family runs "The Oberoi Group" cafés')
+    # the token cap cut the reply inside the sentence: what was read still counts
+    cut = raw[:raw.index("hotels")]
+    reading, pieces, _ = _stream("Who runs hotels in the Oberoi family?", cut)
+    assert reading.found and reading.sentence.endswith("[3]")  # type: ignore[attr-defined]
+    assert parse_reply('{"found": true, "passage": 2, "short_answer": "19') == {
+        "found": True, "passage": 2, "short_answer": "19"}
+    assert parse_reply("no json") == {}
+
+
+def test_yes_no_and_choice_are_constrained() -> None:
+    schema = answer_schema(question_type("Which magazine was started first, Arthur's Magazine or First for Women?"))
+    assert schema["properties"]["short_answer"] == {  # type: ignore[index]
+        "type": "string", "enum": ["Arthur's Magazine", "First for Women"]}
+    assert answer_schema(question_type("Is it American?"))["properties"]["short_answer"]["enum"] == [  # type: ignore
+        "yes", "no"]
+    reading, _, _ = _stream("Which magazine was started first, Arthur's Magazine or First for Women?",
+                            _reply(passage=1, short_answer="Arthur's Magazine", answer="Arthur's Magazine."))
+    assert reading.found and reading.supported_by == (1, 2)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("question", "routes"), [
+    ("How many days does the Buyer have to inspect delivered goods?", []),
+    ("How many audits per year may the Buyer carry out?", []),
+    ("What happened in 1911?", []),
+    ("How many times does 'force majeure' appear?", ["counting"]),
+    ("How often is the word penalty mentioned?", ["counting"]),
+    ("Summarize this agreement", ["summarization"]),
+    ("What is this attachment about?", ["summarization"]),
+    ("What is the attachment's penalty clause about?", []),
+    ("What is this document about?", ["summarization"]),
+    ("What is the value for key a81f-22c9?", ["needle_lookup"]),
+    ("Where is ESC-4471-QZ mentioned?", ["needle_lookup"]),
+])
+def test_router_cues(question: str, routes: list[str]) -> None:
+    assert router.cued_routes(question) == routes
+
+
+def test_plain_question_costs_no_router_call() -> None:
+    gen = ScriptedGenerator(lambda r: json.dumps({"route": "counting", "target": "days"}))
+    decision = router.route(gen, "How many days does the Buyer have to inspect delivered goods?")
+    assert decision.route == "question_answering" and gen.requests == []
+    decision = router.route(gen, "How many times does 'days' occur?")
+    assert decision.route == "counting" and decision.target == "days" and len(gen.requests) == 1
