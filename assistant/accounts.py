@@ -42,6 +42,7 @@ class Account:
             else a folder named "Drafts".
         ca_file: PEM file of a CA (or self-signed certificate) trusted for this account only, in
             addition to nothing else; None uses the system's trusted CAs.
+        display_name: the account holder's name, signing drafted replies ('' = from the address).
     """
 
     name: str
@@ -52,6 +53,15 @@ class Account:
     folders: tuple[str, ...] = DEFAULT_FOLDERS
     drafts_folder: str | None = None
     ca_file: str | None = None
+    display_name: str = ""
+
+    @property
+    def signer(self) -> str:
+        """The name a reply is signed with: ``display_name``, else the address's local part, titled."""
+        if self.display_name.strip():
+            return self.display_name.strip()
+        local = self.username.split("@", 1)[0]
+        return " ".join(w.capitalize() for w in re.split(r"[._-]+", local) if w) or self.username
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -92,7 +102,7 @@ def accounts_path() -> Path:
 
 
 def _from_table(name: str, table: dict[str, Any]) -> Account:
-    known = {"host", "username", "security", "port", "folders", "drafts_folder", "ca_file"}
+    known = {"host", "username", "security", "port", "folders", "drafts_folder", "ca_file", "display_name"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"unknown setting(s) {', '.join(unknown)} in [accounts.{name}]; remove them")
@@ -100,7 +110,8 @@ def _from_table(name: str, table: dict[str, Any]) -> Account:
         return Account(name=name, host=str(table["host"]), username=str(table["username"]),
                        security=cast(Security, table.get("security", "ssl")), port=int(table.get("port", 0)),
                        folders=tuple(str(f) for f in table.get("folders", DEFAULT_FOLDERS)),
-                       drafts_folder=table.get("drafts_folder"), ca_file=table.get("ca_file"))
+                       drafts_folder=table.get("drafts_folder"), ca_file=table.get("ca_file"),
+                       display_name=str(table.get("display_name", "")))
     except KeyError as exc:
         raise ConfigError(f"[accounts.{name}] lacks {exc.args[0]}; add it or remove the account") from exc
     except (TypeError, ValueError) as exc:
@@ -133,6 +144,8 @@ def _to_table(account: Account) -> dict[str, Any]:
         table["drafts_folder"] = account.drafts_folder
     if account.ca_file:
         table["ca_file"] = account.ca_file
+    if account.display_name:
+        table["display_name"] = account.display_name
     return table
 
 

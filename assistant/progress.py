@@ -12,6 +12,7 @@ STAGE_LABELS = {
     "prefilter": "Pre-filter", "conditional": "Conditional re-rank", "generate": "Reading passages (LLM)",
     "rewrite": "Rewriting query (LLM)", "needle_lookup": "Exact lookup", "counting": "Counting",
     "summarization": "Picking passages", "assemble": "Assembling model", "verify": "Verifying sha256",
+    "draft points": "Answering the email's questions", "draft": "Writing the reply (LLM)",
 }
 
 

@@ -32,6 +32,8 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
                      help="folder to sync and watch (repeat; default INBOX)")
     add.add_argument("--drafts-folder", help="where drafts go (default: the server's \\Drafts folder)")
     add.add_argument("--ca-file", help="PEM certificate to trust for this server (self-signed servers)")
+    add.add_argument("--display-name", default="", help="your name, to sign drafted replies (default: from the "
+                                                        "address)")
     add.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     lst = acc.add_parser("list", help="show the accounts (never passwords)")
     lst.add_argument("--json", action="store_true")
@@ -58,7 +60,12 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
     clear = m.add_parser("clear", help="delete the local mail cache")
     clear.add_argument("--account")
 
-    draft = sub.add_parser("draft", help="write a reply draft with the LLM and save it to Drafts (never sent)")
+    draft = sub.add_parser("draft", help="write a reply grounded in the message's attachments and save it to "
+                                         "Drafts (never sent)",
+                           description="Lists what the email asks, answers each point from the attachments and "
+                                       "the quoted thread with the question-answering pipeline, then writes the "
+                                       "reply from those answers only. --print shows the draft and, after it, "
+                                       "each point with its sources.")
     draft.add_argument("id", metavar="ID", help="message to reply to (ACCOUNT:FOLDER:UID)")
     draft.add_argument("--instructions", default="", help="what the reply should say")
     draft.add_argument("--text", help="use this reply text instead of asking the LLM")
@@ -106,14 +113,14 @@ def mail_documents(ids: list[str]) -> tuple[list[Document], list[str]]:
     Raises:
         ConfigError: an ID is malformed or not in the cache.
     """
-    from assistant.mail.attachments import attachment_documents, message_document
     from assistant.cli.mail_commands import load_message
+    from assistant.mail.attachments import attachment_documents, evidence_documents
 
     documents: list[Document] = []
     skipped: list[str] = []
     for message_id in ids:
         ref, message = load_message(message_id)
-        documents.append(message_document(message, ref.id))
+        documents.extend(evidence_documents(message, ref.id))
         docs, rest = attachment_documents(message, ref.id)
         documents.extend(docs)
         skipped.extend(f"{ref.id}/{s.attachment.filename}: {s.reason}" for s in rest)

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from assistant import secrets
 from assistant.accounts import Account, add_account, get_account, load_accounts, remove_account
@@ -16,13 +17,16 @@ from assistant.mail.parse import parse_message
 from assistant.mail.sync import SyncResult, sync_account, watch
 from assistant.records import Message
 
+if TYPE_CHECKING:
+    from assistant.ttrag.compute.draft import Draft, Point
+
 
 def account_add(args: argparse.Namespace) -> int:
     from assistant.cli.mail import read_password
 
     account = Account(args.name, args.host, args.user, security=args.security, port=args.port,
                       folders=tuple(args.folders or ("INBOX",)), drafts_folder=args.drafts_folder,
-                      ca_file=args.ca_file)
+                      ca_file=args.ca_file, display_name=args.display_name)
     password = read_password(args, f"Password for {account.username} at {account.host}: ")
     secrets.set_password(account.name, password)
     add_account(account)
@@ -200,11 +204,19 @@ def draft(args: argparse.Namespace) -> int:
 
     ref, original = load_message(args.id)
     account = get_account(ref.account)
-    text = args.text if args.text is not None else _llm_reply(original, args)
+    points: tuple[Point, ...] = ()
+    if args.text is not None:
+        text = args.text
+    else:
+        made = _grounded_reply(ref.id, original, account, args)
+        text, points = made.body, made.points
     me = account.username if "@" in account.username else f"{account.username}@{account.host}"
     message = build_reply(original, text, me=me, reply_all=args.reply_all)
     if args.print:
         print(message.as_string())
+        if points:
+            print("\n".join(["-" * 60, "Points answered (for your review; not part of the mail):",
+                              *point_lines(points)]))
         return 0
     with connector(account)() as source:
         folder, uid = save_draft(source, message)
@@ -213,12 +225,44 @@ def draft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _llm_reply(original: Message, args: argparse.Namespace) -> str:
-    from assistant.config import ModelSettings
-    from assistant.mail.compose import draft_text
-    from assistant.models import locate
-    from assistant.service import _load_llm
+def point_lines(points: tuple[Point, ...]) -> list[str]:
+    """One line per answered point, then its sources (file, page, quote); not-found points say so."""
+    lines = []
+    for n, p in enumerate(points, 1):
+        if not p.answer.found:
+            lines.append(f"{n}. {p.request}\n   not stated in the documents")
+            continue
+        lines.append(f"{n}. {p.request}\n   {p.answer.text}")
+        for s in p.answer.sources:
+            if s.n in p.answer.supported_by:
+                where = s.source + (f", p. {s.page}" if s.page else "")
+                lines.append(f"   [{s.n}] {where}: \"{s.snippet}\"")
+    return lines
 
-    settings = ModelSettings(llm="fast") if args.fast else ModelSettings()
-    generator = _load_llm(locate.llm_path(settings), settings.n_ctx, settings.threads)
-    return draft_text(generator, original, instructions=args.instructions)
+
+def _grounded_reply(message_id: str, original: Message, account: Account, args: argparse.Namespace) -> Draft:
+    import dataclasses
+
+    from assistant.config import ModelSettings, load_settings
+    from assistant.mail.attachments import attachment_documents, evidence_documents
+    from assistant.progress import TerminalRenderer
+    from assistant.service import ModelStore, Session
+    from assistant.ttrag.compute.draft import write_draft
+
+    settings = load_settings()
+    if args.fast:
+        settings = dataclasses.replace(settings, models=ModelSettings(llm="fast"))
+    store = ModelStore(settings)
+    documents, skipped = attachment_documents(original, message_id)
+    # the thread's earlier messages (quoted) are evidence; the email's own text is what is answered
+    documents += [d for d in evidence_documents(original, message_id) if d.source.endswith("(earlier messages)")]
+    for s in skipped:
+        print(f"note: {message_id}/{s.attachment.filename}: {s.reason}", file=sys.stderr)
+    renderer = TerminalRenderer(stream_tokens=False)
+    try:
+        ctx = Session(store, documents, emit=renderer).context if documents else None
+        head = f"From: {original.sender}\nSubject: {original.subject}\n\n"
+        return write_draft(ctx, head + (original.body or ""), store.models(), settings.pipeline,
+                           signer=account.signer, instructions=args.instructions, emit=renderer)
+    finally:
+        renderer.close()

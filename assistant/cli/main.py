@@ -10,11 +10,11 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from assistant.config import PipelineOptions, Settings, load_settings
-from assistant.errors import AssistantError, Cancelled
 from assistant.cli.evaluate import add_eval_command
 from assistant.cli.extract import add_extract_command
 from assistant.cli.mail import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
+from assistant.config import PipelineOptions, Settings, load_settings
+from assistant.errors import AssistantError, Cancelled
 from assistant.progress import TerminalRenderer
 from assistant.records import Answer
 

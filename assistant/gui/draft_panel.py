@@ -12,8 +12,8 @@ from assistant.accounts import Account, get_account
 from assistant.gui.mail_list import MessageRow
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.compose import draft_text
-from assistant.mail.drafts import build_reply, save_draft
 from assistant.mail.connect import connector
+from assistant.mail.drafts import build_reply, save_draft
 from assistant.records import Progress
 from assistant.service import ModelStore
 

@@ -23,10 +23,10 @@ from assistant.gui.mail_list import MessageListPanel, MessageRow, load_rows
 from assistant.gui.message_view import MessageView
 from assistant.gui.progress import ProgressPanel
 from assistant.gui.tasks import Emit, TaskRunner
-from assistant.mail.attachments import attachment_documents, message_document
+from assistant.mail.attachments import attachment_documents, evidence_documents
 from assistant.mail.cache import MailCache
-from assistant.mail.sync import SyncResult, sync_account
 from assistant.mail.connect import connector
+from assistant.mail.sync import SyncResult, sync_account
 from assistant.records import Progress
 from assistant.service import ModelStore, OpenResult, Session, read_files
 
@@ -77,7 +77,7 @@ def open_paths(store: ModelStore, paths: Sequence[str], emit: Emit,
 def open_message(store: ModelStore, row: MessageRow, emit: Emit,
                  cancel: threading.Event) -> tuple[Session, dict[str, str]]:
     """A session over the message and its readable attachments; skipped ones with their reasons."""
-    documents = [message_document(row.message, row.ref.id)]
+    documents = evidence_documents(row.message, row.ref.id)
     attached, skipped = attachment_documents(row.message, row.ref.id)
     return Session(store, documents + attached, emit=emit), {s.attachment.filename: s.reason for s in skipped}
 

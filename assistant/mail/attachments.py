@@ -14,6 +14,7 @@ from pathlib import Path
 
 from assistant.documents import extract, supported_suffixes
 from assistant.errors import InputError
+from assistant.mail.body import split_body
 from assistant.records import Attachment, Document, Message, Segment
 
 
@@ -35,6 +36,17 @@ def message_document(message: Message, source: str) -> Document:
     head.append(f"Subject: {message.subject}")
     text = "\n".join(head) + "\n\n" + (message.body or "(no text)")
     return Document(source=source, text=text, segments=(Segment(text),), offsets=(0,))
+
+
+def evidence_documents(message: Message, source: str) -> list[Document]:
+    """The message as evidence for questions and drafts: headers and new text (``source``), then its
+    signature (``source (signature)``) and quoted earlier messages (``source (earlier messages)``) as
+    documents of their own, so they rank apart from the new text (see :mod:`assistant.mail.body`)."""
+    parts = split_body(message.body or "")
+    main = message_document(dataclasses.replace(message, text=parts.text or "(no text)", html_text=""), source)
+    extra = [(f"{source} (signature)", parts.signature), (f"{source} (earlier messages)", parts.quoted)]
+    return [main] + [Document(source=name, text=text, segments=(Segment(text),), offsets=(0,))
+                     for name, text in extra if text.strip()]
 
 
 def _suffix(attachment: Attachment, supported: set[str]) -> str | None:

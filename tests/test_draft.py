@@ -1,0 +1,130 @@
+"""Grounded draft replies: the email's requests listed, each answered by the pipeline, the reply written
+from the answers only; mail bodies split so greetings and quoted history do not crowd the evidence."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ScriptedGenerator
+
+from assistant.accounts import Account
+from assistant.mail.attachments import evidence_documents
+from assistant.mail.body import split_body
+from assistant.mail.parse import parse_message
+from assistant.models.base import GenerationRequest
+from assistant.records import Document, Segment
+from assistant.ttrag.compute.draft import clean_body, list_requests, write_draft
+from assistant.ttrag.context import Context, build_context
+from assistant.ttrag.pipeline import Models
+
+AGREEMENT = [
+    "Late delivery. If the Supplier fails to deliver by the agreed Delivery Date, the Buyer is entitled to "
+    "liquidated damages of 0.5% of the order value per calendar day of delay.",
+    "Cap. The total liquidated damages for late delivery under any single Purchase Order are capped at 7.5% "
+    "of the order value.",
+    "Initial term. This Agreement has an initial term of five (5) years from the Effective Date.",
+] + [f"Schedule {i}. Packaging unit {i} holds {i * 4} cartons of sterile gloves." for i in range(40)]
+EMAIL = ("From: Bob Miller <bob@buyer.example>\nSubject: Questions on the agreement\n\n"
+         "Hi Alice,\n\nwhat exactly do we owe you if a delivery is late? How long is the initial term? "
+         "And what colour is your logo?\n\nBest regards,\nBob")
+REQUESTS = ["What is owed if a delivery is late?", "How long is the initial term of the agreement?",
+            "What colour is the supplier's logo?"]
+
+
+@pytest.fixture(scope="module")
+def ctx(tokenizer: object) -> Context:
+    text = "\n\n".join(AGREEMENT)
+    return build_context([Document("agreement.txt", text, (Segment(text, page=1),), (0,))], tokenizer,
+                         chunk_tokens=60)
+
+
+def _answer(request: GenerationRequest) -> str:
+    for marker, short, sentence, asked in (("0.5% of the order value", "0.5% of the order value per day",
+                                            "Late delivery costs 0.5% of the order value per calendar day.", "late?"),
+                                           ("five (5) years", "five (5) years", "The initial term is five (5) years.",
+                                            "agreement?")):
+        if marker in request.user and request.user.rstrip().endswith(asked):
+            n = next(i for i, line in enumerate(request.user.split("\n[")[1:], 1) if marker in line)
+            return json.dumps({"found": True, "passage": n, "short_answer": short, "answer": sentence})
+    return json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+
+
+def script(request: GenerationRequest) -> str:
+    if request.purpose == "draft_requests":
+        return json.dumps({"requests": REQUESTS + [REQUESTS[0].upper()]})
+    if request.purpose == "draft":
+        return ("Subject: Re: Questions on the agreement\n\nHi Bob,\n\nLate delivery costs 0.5% of the order value "
+                "per calendar day, and the initial term is five (5) years. The agreement does not say what "
+                "colour our logo is.\n\nBest regards,")
+    if request.purpose == "rewrite":
+        return "another query"
+    return _answer(request)
+
+
+def test_draft_answers_each_point_from_the_documents(ctx: Context, embedder: object, encoder: object) -> None:
+    gen = ScriptedGenerator(script)
+    draft = write_draft(ctx, EMAIL, Models(gen, embedder, encoder), signer="Alice Meyer",  # type: ignore[arg-type]
+                        instructions="keep it short")
+    assert [p.request for p in draft.points] == REQUESTS  # listed once each, duplicates dropped
+    late, term, logo = draft.points
+    assert late.answer.found and "0.5%" in late.answer.short_answer
+    assert term.answer.found and term.answer.short_answer == "five (5) years"
+    assert not logo.answer.found  # not in the documents: never invented
+    compose = next(r for r in gen.requests if r.purpose == "draft")
+    assert "-> NOT STATED in the documents" in compose.user and "keep it short" in compose.user
+    assert "The initial term is five (5) years." in compose.user and "[" not in compose.user.split("\n")[-3]
+    assert compose.user.index("<passages>") < compose.user.index("what colour") < compose.user.index("</passages>")
+    # every point was asked as its own question, the router off (a draft point is question answering)
+    asked = [r for r in gen.requests if r.purpose.startswith("answer")]
+    assert {r.user.rsplit("Question: ", 1)[1] for r in asked} == set(REQUESTS)
+    assert not any(r.purpose == "route" for r in gen.requests)
+    assert not draft.body.lower().startswith("subject") and draft.body.startswith("Hi Bob,")
+    assert draft.body.endswith("Best regards,\n\nAlice Meyer")
+
+
+def test_no_documents_means_no_points(embedder: object, encoder: object) -> None:
+    gen = ScriptedGenerator(script)
+    draft = write_draft(None, EMAIL, Models(gen, embedder, encoder), signer="Alice")  # type: ignore[arg-type]
+    assert draft.points == () and [r.purpose for r in gen.requests] == ["draft_requests", "draft"]
+    assert "(no questions to answer from the documents)" in gen.requests[-1].user
+
+
+def test_list_requests_tolerates_bad_json() -> None:
+    assert list_requests(ScriptedGenerator(lambda r: "{oops"), EMAIL) == []
+    many = json.dumps({"requests": [f"Question number {i}?" for i in range(9)]})
+    gen = ScriptedGenerator(lambda r: many)
+    assert len(list_requests(gen, EMAIL, "ask about the price too")) == 5
+    assert gen.requests[0].json_schema is not None and "ask about the price too" in gen.requests[0].user
+
+
+def test_clean_body() -> None:
+    assert clean_body("To: x@y.z\nSubject: Re: A\n\nHello Bob,\nYes.\n\nRegards,\nAlice", "Alice") == \
+        "Hello Bob,\nYes.\n\nRegards,\nAlice"
+    assert clean_body("Hello Bob,\nYes.", "Alice Meyer").endswith("Yes.\n\nAlice Meyer")
+    assert clean_body("  ", "A") == "(write your reply here)\n\nA"
+
+
+def test_split_body_keeps_every_line() -> None:
+    body = ("Hi Alice,\n\nwhat do we owe you for late delivery?\n\nThanks,\nBob\n\n"
+            "On Mon, 3 Nov 2026 at 10:00, Alice <alice@x.org> wrote:\n> The agreement is attached.\n> Alice")
+    parts = split_body(body)
+    assert parts.text == "Hi Alice, what do we owe you for late delivery?"  # the greeting is no chunk of its own
+    assert parts.signature == "Thanks,\nBob"
+    assert parts.quoted.startswith("On Mon, 3 Nov 2026") and "The agreement is attached." in parts.quoted
+    sig = split_body("See the attachment.\n-- \nBob Miller\nPurchasing, +49 421 555 0101")
+    assert sig.text == "See the attachment." and "+49 421 555 0101" in sig.signature and sig.quoted == ""
+
+
+def test_evidence_documents_rank_apart() -> None:
+    raw = (b"From: Bob <bob@x.org>\r\nSubject: Terms\r\n\r\nDear Alice,\r\n\r\nHow long is the term?\r\n\r\n"
+           b"Kind regards,\r\nBob\r\n\r\n> Earlier: the term is five years.\r\n")
+    docs = evidence_documents(parse_message(raw), "acc:INBOX:7")
+    assert [d.source for d in docs] == ["acc:INBOX:7", "acc:INBOX:7 (signature)", "acc:INBOX:7 (earlier messages)"]
+    assert "Dear Alice, How long is the term?" in docs[0].text and "Subject: Terms" in docs[0].text
+    assert docs[2].text == "Earlier: the term is five years."
+
+
+def test_account_signer() -> None:
+    assert Account("w", "h", "alice.meyer@x.org").signer == "Alice Meyer"
+    assert Account("w", "h", "alice", display_name="Dr. Alice Meyer").signer == "Dr. Alice Meyer"
