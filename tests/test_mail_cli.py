@@ -103,3 +103,33 @@ def test_ask_mail_reads_the_message_and_its_attachments(dovecot: object, server_
     assert "not in the local cache" in capsys.readouterr().err
     assert main(["ask", "What does late delivery cost?"]) == 1
     assert "at least one FILE (or --mail ID)" in capsys.readouterr().err
+
+
+def test_draft_print_reads_the_attachment(dovecot: object, server_client: object, user_dirs: Path,
+                                          memory_keyring: object, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``draft --print`` with a real (small) model: the attachment is read, the reply has headers once, no
+    header line in the body, the account holder's signature, and never reaches the server."""
+    from email.message import EmailMessage
+
+    folder = f"draft-{uuid.uuid4().hex[:6]}"
+    server_client.create_folder(folder)  # type: ignore[attr-defined]
+    msg = EmailMessage()
+    msg["From"], msg["Subject"], msg["Message-ID"] = "Bob <bob@example.org>", "Contract", "<c1@example.org>"
+    msg.set_content("Hi Alice,\n\nhow long is the warranty period in the attached agreement?\n\nThanks,\nBob")
+    msg.add_attachment(b"Warranty. The warranty period is 36 months from the date of delivery.\n",
+                       maintype="text", subtype="plain", filename="agreement.txt")
+    server_client.append(folder, msg.as_bytes())  # type: ignore[attr-defined]
+    assert add(dovecot, monkeypatch, folder) == 0
+    assert main(["mail", "sync"]) == 0
+    capsys.readouterr()
+    assert main(["draft", f"cli:{folder}:1", "--print", "--fast"]) == 0
+    out = capsys.readouterr().out.replace("\r\n", "\n")
+    mail_text = out.split("-" * 60)[0]
+    head, _, body = mail_text.partition("\n\n")
+    assert "Subject: Re: Contract" in head and "In-Reply-To: <c1@example.org>" in head
+    assert not body.lstrip().lower().startswith(("subject:", "re:"))
+    own = body.split("\nOn ")[0]  # the reply above the quoted original
+    assert own.rstrip().endswith(dovecot.user.split("@")[0].capitalize())  # type: ignore[attr-defined]
+    server_client.select_folder(folder, readonly=True)  # type: ignore[attr-defined]
+    assert len(server_client.search("ALL")) == 1  # type: ignore[attr-defined]  (--print saves nothing)
