@@ -61,7 +61,8 @@ def add_eval_command(sub: Any) -> None:
                                    "Markdown, JSON and PNG results.")
     actions = p.add_subparsers(dest="eval_action", metavar="ACTION", required=True)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--task", default="hotpot", choices=["hotpot", "hotpot-1m", "nq", "kv", "needle"],
+    common.add_argument("--task", default="hotpot", choices=["hotpot", "hotpot-1m", "nq", "kv", "needle",
+                                                                "hotpot-unanswerable", "contract"],
                         help=TASK_HELP)
     common.add_argument("--data", type=Path, default=Path(os.environ.get("ASSISTANT_EVAL_DATA", "../shared/data")),
                         help="evaluation data folder, relative to the current folder ($ASSISTANT_EVAL_DATA "
@@ -288,6 +289,6 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
             "outcomes": {k: [dataclasses.asdict(o) for o in v] for k, v in outcomes.items()}}
     paths = list(write(out, md, data))
     png = bar_plot(out.parent / f"{out.name}-accuracy.png", f"{head['task']}: answer accuracy ({n} questions)",
-                   {k: {"EM": v["EM"], "F1": v["F1"], "contained": v["contained"]} for k, v in summary.items()},
+                   {k: {m: v[m] or 0.0 for m in ("EM", "F1", "contained")} for k, v in summary.items()},
                    "score")
     return paths + ([png] if png else [])

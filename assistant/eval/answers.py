@@ -276,13 +276,13 @@ def summarize_answers(outcomes: dict[str, list[Outcome]]) -> dict[str, dict[str,
             for k, v in o.stages.items():
                 if isinstance(v, float):
                     stages.setdefault(k, []).append(v)
-        answerable = [o for o in rows if o.answerable] or rows
+        answerable = [o for o in rows if o.answerable]
         unanswerable = [o for o in rows if not o.answerable]
         found = [o for o in rows if o.found]
         res[name] = {
             "n": len(rows), "EM": _mean([o.em for o in answerable]), "F1": _mean([o.f1 for o in answerable]),
             "contained": _mean([o.contained for o in answerable]),
-            "not_found": _mean([not o.found for o in answerable]),
+            "not_found": _mean([not o.found for o in answerable]) if answerable else None,
             "not_found_unanswerable": _mean([not o.found for o in unanswerable]) if unanswerable else None,
             "supported": _mean([o.supported for o in found]) if found else None,
             "first_token_s": latency_stats([o.first_token_s for o in rows]),
@@ -300,5 +300,5 @@ def summarize_answers(outcomes: dict[str, list[Outcome]]) -> dict[str, dict[str,
     return res
 
 
-def _mean(values: Sequence[float | bool]) -> float:
-    return float(np.mean([float(v) for v in values])) if values else float("nan")
+def _mean(values: Sequence[float | bool]) -> float | None:
+    return float(np.mean([float(v) for v in values])) if values else None
