@@ -259,7 +259,8 @@ def supporting(short_answer: str, cited: Sequence[Chunk]) -> bool:
     its words are the question's)."""
     if short_answer.strip().lower() in ("yes", "no"):
         return True
-    return bool(grounding.supporting(short_answer, [Chunk(0, " ".join(c.text for c in cited), "", 0, 0)]))
+    wanted = grounding.terms(short_answer)
+    return bool(wanted) and wanted <= grounding.terms(" ".join(c.text for c in cited))
 
 
 def summarize_answers(outcomes: dict[str, list[Outcome]]) -> dict[str, dict[str, Any]]:

@@ -62,6 +62,11 @@ class Reading:
     raw: str
 
 
+def strip_markers(text: str) -> str:
+    """``text`` without ``[n]`` source markers."""
+    return _MARKERS.sub("", text).strip()
+
+
 def parse_reply(raw: str) -> dict[str, object]:
     """The reader's JSON object; a reply cut off by the token cap is closed and parsed as far as it goes."""
     text = raw.strip()
@@ -163,7 +168,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
     found, short, support, reason = decided
     if not found:
         return Reading(False, short, "", (), reason, raw)
-    sentence = _MARKERS.sub("", str(fields.get("answer") or "")).strip() or short
+    sentence = strip_markers(str(fields.get("answer") or "")) or short
     if not sent:  # nothing streamed yet (a reply with an empty sentence): show the short answer
         on_text(sentence)
     markers = " " + "".join(f"[{n}]" for n in support)

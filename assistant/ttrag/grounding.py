@@ -38,13 +38,14 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
 
 
-def terms(text: str) -> set[str]:
+@lru_cache(maxsize=256)  # a read's passages are checked for support, coverage and type: stem each once
+def terms(text: str) -> frozenset[str]:
     """Stemmed content words of ``text`` (accents folded, stop words out)."""
     words = [w for w in _WORD.findall(_fold(text)) if w not in _STOP]
-    return set(_stemmer().stemWords(words))
+    return frozenset(_stemmer().stemWords(words))
 
 
-def key_terms(question: str) -> set[str]:
+def key_terms(question: str) -> frozenset[str]:
     """What the question is about: stems of its names (capitalised words past the first), numbers and
     quoted words. Empty when it names nothing in particular."""
     words = _WORD.findall(question)

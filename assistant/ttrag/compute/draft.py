@@ -24,6 +24,7 @@ from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Answer, Chunk, Event, Progress, TokenText
 from assistant.ttrag import pipeline
 from assistant.ttrag.context import Context
+from assistant.ttrag.generate import strip_markers
 from assistant.ttrag.prompts import SYSTEM, fence
 
 MAX_POINTS = 5
@@ -34,7 +35,6 @@ REQUESTS_SCHEMA: dict[str, object] = {
     "required": ["requests"],
 }
 _HEADER_LINE = re.compile(r"^\s*(subject|to|from|cc|date|re)\s*:.*$", re.I)
-_MARKERS = re.compile(r"\s*\[\d+\]")
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def facts_block(points: Sequence[Point]) -> str:
     lines = []
     for n, p in enumerate(points, 1):
         if p.answer.found:
-            lines.append(f"{n}. {p.request} -> {_MARKERS.sub('', p.answer.text).strip()}")
+            lines.append(f"{n}. {p.request} -> {strip_markers(p.answer.text)}")
         else:
             lines.append(f"{n}. {p.request} -> NOT STATED in the documents")
     return "\n".join(lines)
