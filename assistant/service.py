@@ -18,9 +18,11 @@ from typing import Any
 from assistant.config import Settings
 from assistant.documents import extract
 from assistant.errors import AssistantError, Cancelled, InputError
+from assistant.mail.attachments import EARLIER_MESSAGES, attachment_documents, evidence_documents
 from assistant.models import locate
 from assistant.models.base import ConditionalEncoder, Embedder, Generator
-from assistant.records import Answer, Document, Event, Progress
+from assistant.records import Answer, Document, Event, Message, Progress
+from assistant.ttrag.compute.draft import Draft, write_draft
 from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.pipeline import Models, ask
 
@@ -190,3 +192,34 @@ class Session:
             raise AssistantError("the question is empty; type a question about the file(s)")
         return ask(self.context, question, self.store.models(), self.store.settings.pipeline,
                    emit=emit, cancel=cancel)
+
+
+@dataclass(frozen=True)
+class DraftResult:
+    """A drafted reply, the documents its points were answered from (to open a cited passage), and the
+    attachments that could not be read (``FILENAME: reason``)."""
+
+    draft: Draft
+    documents: tuple[Document, ...]
+    skipped: tuple[str, ...]
+
+
+def draft_reply(store: ModelStore, message: Message, message_id: str, *, signer: str, instructions: str = "",
+                emit: Callable[[Event], None] = lambda e: None,
+                cancel: threading.Event | None = None) -> DraftResult:
+    """A reply to ``message`` grounded in its attachments and the thread's earlier (quoted) messages.
+
+    The email's own text is what is answered, so it is not evidence; greetings and signatures never are.
+    See :func:`assistant.ttrag.compute.draft.write_draft` for the steps and the events sent to ``emit``.
+
+    Raises:
+        Cancelled: ``cancel`` was set.
+        ModelError: a model failed.
+    """
+    documents, skipped = attachment_documents(message, message_id)
+    documents += [d for d in evidence_documents(message, message_id) if d.source.endswith(EARLIER_MESSAGES)]
+    ctx = Session(store, documents, emit=emit).context if documents else None
+    head = f"From: {message.sender}\nSubject: {message.subject}\n\n"
+    draft = write_draft(ctx, head + (message.body or ""), store.models(), store.settings.pipeline,
+                        signer=signer, instructions=instructions, emit=emit, cancel=cancel)
+    return DraftResult(draft, tuple(documents), tuple(f"{s.attachment.filename}: {s.reason}" for s in skipped))

@@ -27,6 +27,7 @@ from assistant.ttrag.compute.draft import Draft, write_draft
 HERE = Path(__file__).resolve().parent
 CONTRACT = HERE.parent / "resources" / "samples" / "supply-agreement.md"
 _NUMBER = re.compile(r"\d[\d,.]*\d|\d")
+_LIST_NUMBER = re.compile(r"^\d+\. ", re.M)
 _NOT_STATED = re.compile(r"does not (say|state|specify|mention|cover)|doesn't (say|state|specify|mention)|not stated|"
                          r"no information|not (specified|mentioned|covered)", re.I)
 
@@ -36,7 +37,8 @@ def invented_numbers(draft: Draft, email_text: str) -> list[str]:
     ctx_text = email_text + " " + " ".join(p.answer.text for p in draft.points if p.answer.found)
     ctx_text += " " + " ".join(s.snippet for p in draft.points for s in p.answer.sources)
     known = {n.replace(",", "") for n in _NUMBER.findall(ctx_text)}
-    return [n for n in _NUMBER.findall(draft.body) if n.replace(",", "").rstrip(".") not in known]
+    body = _LIST_NUMBER.sub("", draft.body)  # "1. ", "2. " number the points; they state nothing
+    return [n for n in _NUMBER.findall(body) if n.replace(",", "").rstrip(".") not in known]
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ PNGs go to ``resources/screenshots/``.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -33,14 +34,16 @@ from assistant.mail.cache import CachedRef, FolderState, MailCache  # noqa: E402
 from assistant.models.base import GenerationRequest, Generator  # noqa: E402
 from assistant.service import ModelStore  # noqa: E402
 
+ANSWER = json.dumps({
+    "found": True, "passage": 1, "short_answer": "0.5% of the value of the late goods for each full week",
+    "answer": "Late deliveries cost the Supplier liquidated damages of 0.5% of the value of the late goods for "
+              "each full week of delay, capped at 10% of that value."})
 REPLIES = {
     "route": '{"route": "question_answering", "target": ""}',
-    "draft": "Hi Maria,\n\nthanks for the update. Friday 10:00 works for me; I will bring the signed "
-             "delivery schedule.\n\nBest regards,\nAlice",
+    "draft_requests": json.dumps({"requests": ["What does the late-delivery clause say?",
+                                               "Who will attend the meeting on Friday?"]}),
+    "draft": "Friday at 10:00 works for me; let us go through the clause then.",
 }
-ANSWER = ("Late deliveries cost the Supplier liquidated damages of 0.5% of the value of the late goods per "
-          "full week of delay, capped at 10% of that value [1]. The Buyer may also terminate the order "
-          "after 30 days of delay [2].")
 DOCUMENT = "\n\n".join([
     "Article 8 - Delivery and Logistics. The Supplier delivers FCA Supplier's plant (Incoterms 2020).",
     "Article 9 - Late Delivery and Liquidated Damages. 9.1 If the Supplier fails to deliver on the agreed "

@@ -130,7 +130,20 @@ class Dovecot:
         log = (self.root / "dovecot.log").read_text() if (self.root / "dovecot.log").exists() else ""
         raise RuntimeError(f"dovecot did not start: {log[-2000:]}")
 
+    def halt(self) -> None:
+        """Stop the server, keeping its mail (``resume`` starts it again on the same ports)."""
+        self._kill()
+
+    def resume(self) -> None:
+        subprocess.run(["dovecot", "-c", str(self.root / "dovecot.conf")], check=True,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._wait_ready()
+
     def stop(self) -> None:
+        self._kill()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def _kill(self) -> None:
         pid_file = self.root / "run" / "master.pid"
         if pid_file.exists():
             pid = int(pid_file.read_text().strip())
@@ -141,4 +154,3 @@ class Dovecot:
                 except ProcessLookupError:
                     break
                 time.sleep(0.02)
-        shutil.rmtree(self.root, ignore_errors=True)

@@ -112,6 +112,19 @@ def test_ungrounded_answer_is_not_found_and_never_shown() -> None:
     assert not reading.found and pieces == []  # type: ignore[attr-defined]
 
 
+def test_a_hedging_sentence_is_not_found() -> None:
+    # the short answer is in a passage, but the sentence says the passages do not give the answer
+    raw = _reply(passage=2, short_answer="1989", answer="The magazine's first editor is not mentioned in the text.")
+    reading, pieces, _ = _stream("When was First for Women started?", raw)
+    assert not reading.found and "do not give it" in reading.reason  # type: ignore[attr-defined]
+    assert not "".join(pieces).endswith("]")  # no markers: nothing was cited
+    yes = "Is Arthur's Magazine an American periodical?"
+    reading, _, _ = _stream(yes, _reply(short_answer="no", answer="The passages don't say whether it is."))
+    assert not reading.found  # type: ignore[attr-defined]
+    raw = _reply(passage=2, short_answer="1989", answer="It was not started before 1989.")  # "not" alone is fine
+    assert _stream("When was First for Women started?", raw)[0].found  # type: ignore[attr-defined]
+
+
 def test_escapes_and_cut_off_reply() -> None:
     raw = _reply(passage=3, short_answer="The Oberoi Group",
                  answer='The family runs "The Oberoi Group" caf\u00e9s and hotels.')

@@ -13,8 +13,8 @@ from assistant.mail.attachments import evidence_documents
 from assistant.mail.body import split_body
 from assistant.mail.parse import parse_message
 from assistant.models.base import GenerationRequest
-from assistant.records import Document, Segment
-from assistant.ttrag.compute.draft import clean_body, list_requests, write_draft
+from assistant.records import Document, Segment, TokenText
+from assistant.ttrag.compute.draft import clean_body, clean_opening, greeting, list_requests, write_draft
 from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.pipeline import Models
 
@@ -53,6 +53,8 @@ def _answer(request: GenerationRequest) -> str:
 def script(request: GenerationRequest) -> str:
     if request.purpose == "draft_requests":
         return json.dumps({"requests": REQUESTS + [REQUESTS[0].upper()]})
+    if request.purpose == "draft" and "Answers that follow" in request.user:  # the opening paragraph
+        return "Subject: Re: Questions\nHi Bob,\n\nHappy to help, and I will keep it short.\n\nBest regards,\nAlice"
     if request.purpose == "draft":
         return ("Subject: Re: Questions on the agreement\n\nHi Bob,\n\nLate delivery costs 0.5% of the order value "
                 "per calendar day, and the initial term is five (5) years. The agreement does not say what "
@@ -71,16 +73,34 @@ def test_draft_answers_each_point_from_the_documents(ctx: Context, embedder: obj
     assert late.answer.found and "0.5%" in late.answer.short_answer
     assert term.answer.found and term.answer.short_answer == "five (5) years"
     assert not logo.answer.found  # not in the documents: never invented
-    compose = next(r for r in gen.requests if r.purpose == "draft")
-    assert "-> NOT STATED in the documents" in compose.user and "keep it short" in compose.user
-    assert "The initial term is five (5) years." in compose.user and "[" not in compose.user.split("\n")[-3]
-    assert compose.user.index("<passages>") < compose.user.index("what colour") < compose.user.index("</passages>")
+    opening = next(r for r in gen.requests if r.purpose == "draft")  # only the instructions go to the LLM
+    assert "keep it short" in opening.user and "do not state any fact" in opening.user
+    assert opening.user.index("<passages>") < opening.user.index("what colour") < opening.user.index("</passages>")
     # every point was asked as its own question, the router off (a draft point is question answering)
     asked = [r for r in gen.requests if r.purpose.startswith("answer")]
     assert {r.user.rsplit("Question: ", 1)[1] for r in asked} == set(REQUESTS)
     assert not any(r.purpose == "route" for r in gen.requests)
-    assert not draft.body.lower().startswith("subject") and draft.body.startswith("Hi Bob,")
-    assert draft.body.endswith("Best regards,\n\nAlice Meyer")
+    # the reply: greeting, the opening without its header/greeting/closing, each answer as the reader wrote it
+    # (no [n] markers), the point not found said plainly, one closing and the signer
+    assert draft.body == (
+        "Hi Bob,\n\nThank you for your email. Happy to help, and I will keep it short.\n\n"
+        "Here is what the attached documents say:\n"
+        "1. What is owed if a delivery is late? Late delivery costs 0.5% of the order value per calendar day.\n"
+        "2. How long is the initial term of the agreement? The initial term is five (5) years.\n"
+        "3. What colour is the supplier's logo? This is not stated in the attached documents.\n\n"
+        "Best regards,\nAlice Meyer")
+
+
+def test_one_point_and_no_instructions_need_no_composing_call(ctx: Context, embedder: object,
+                                                             encoder: object) -> None:
+    gen = ScriptedGenerator(lambda r: json.dumps({"requests": [REQUESTS[1]]}) if r.purpose == "draft_requests"
+                            else script(r))
+    streamed: list[str] = []
+    draft = write_draft(ctx, EMAIL.replace("Bob Miller", '"Miller, Bob"'), Models(gen, embedder, encoder),  # type: ignore
+                        signer="Alice", emit=lambda e: streamed.append(e.text) if isinstance(e, TokenText) else None)
+    assert draft.body == ("Hi Bob,\n\nThank you for your email.\n\nThe initial term is five (5) years.\n\n"
+                          "Best regards,\nAlice")
+    assert "".join(streamed) == draft.body and not any(r.purpose == "draft" for r in gen.requests)
 
 
 def test_no_documents_means_no_points(embedder: object, encoder: object) -> None:
@@ -128,3 +148,11 @@ def test_evidence_documents_rank_apart() -> None:
 def test_account_signer() -> None:
     assert Account("w", "h", "alice.meyer@x.org").signer == "Alice Meyer"
     assert Account("w", "h", "alice", display_name="Dr. Alice Meyer").signer == "Dr. Alice Meyer"
+
+
+def test_greeting_and_opening_cleanup() -> None:
+    assert greeting("From: Bob Miller <bob@x.org>\nSubject: A") == "Hi Bob,"
+    assert greeting("From: bob@x.org\nSubject: A") == "Hello,"
+    assert greeting("Subject: no sender") == "Hello,"
+    assert clean_opening("Dear Bob,\nI accept the offer.\nWe will sign on Friday.\nKind regards,\nAlice") == \
+        "I accept the offer. We will sign on Friday."

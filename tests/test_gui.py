@@ -35,11 +35,19 @@ PAYMENT = json.dumps({"found": True, "passage": 1, "short_answer": "45 days of t
                       "answer": "Payment is due within 45 days of the invoice date."})
 
 
+MENU = json.dumps({"found": True, "passage": 1, "short_answer": "soup and bread",
+                   "answer": "The Friday menu is soup and bread."})
+
+
 def script(request: GenerationRequest) -> str:
     if request.purpose == "route":
         return ROUTE
+    if request.purpose == "draft_requests":
+        return '{"requests": ["What is on the Friday menu?", "Is parking free?"]}'
     if request.purpose == "draft":
-        return "Yes, noon works for me."
+        return "Hi Bob,\n\nYes, noon works for me. The menu is soup and bread.\n\nBest,\nAlice"
+    if "Friday menu:" in request.user:
+        return MENU
     return PAYMENT  # the reader's JSON reply
 
 
@@ -47,8 +55,8 @@ class SlowGenerator(ScriptedGenerator):
     """Streams one piece every 20 ms for up to 30 s: long enough to be cancelled."""
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
-        if request.purpose == "route":
-            yield ROUTE
+        if request.purpose in ("route", "draft_requests"):
+            yield script(request)
             return
         yield '{"found": true, "passage": 1, "short_answer": "45 days", "answer": "'
         for _ in range(1500):
@@ -230,10 +238,21 @@ def test_mail_sync_select_ask_draft_and_save(qtbot: QtBot, window: MainWindow, d
     ask(qtbot, window, "What is on the Friday menu?")
     assert window.ask_panel.answer is not None
 
-    window.draft_panel.instructions.setText("accept")
+    panel = window.draft_panel
+    panel.instructions.setText("accept")
     window.draft_action.trigger()
-    qtbot.waitUntil(lambda: window.draft_panel.text.toPlainText() != "", timeout=30000)
-    assert window.draft_panel.generate_button.text() == "Regenerate"
+    assert panel.generate_button.text() == "Stop" and not panel.save_button.isEnabled()
+    qtbot.waitUntil(lambda: panel.result is not None, timeout=60000)
+    assert panel.generate_button.text() == "Regenerate" and panel.save_button.isEnabled()
+    assert "soup and bread" in panel.text.toPlainText()
+    menu, parking = panel.points.topLevelItem(0), panel.points.topLevelItem(1)
+    assert menu.text(0).startswith("\u2714 1. What is on the Friday menu?")
+    assert parking.text(0).startswith("\u2716 2.") and "not stated" in parking.child(0).text(0)
+    cited = [menu.child(i) for i in range(menu.childCount()) if "menu.txt" in menu.child(i).text(0)]
+    assert cited, [menu.child(i).text(0) for i in range(menu.childCount())]
+    panel.points.itemClicked.emit(cited[0], 0)
+    assert "menu.txt" in panel.passage.title.text() and "soup and bread" in panel.passage.text.toPlainText()
+    assert "1 point(s) are not stated" in panel.status.text()
     window.draft_panel.text.setPlainText("Yes, noon works. See you Friday!")
     window.draft_panel.save_button.click()
     qtbot.waitUntil(lambda: window.draft_panel.status.text().startswith(("Saved", "Failed")), timeout=30000)
@@ -317,3 +336,43 @@ def test_runner_drops_the_result_of_a_replaced_task(qtbot: QtBot) -> None:
     assert runner.wait(5000)
     qtbot.wait(50)
     assert got == ["new"] and runner.running() == []
+
+
+def test_draft_streams_and_stop_stops_it(qtbot: QtBot, window: MainWindow, store: ModelStore) -> None:
+    cache_messages(1)
+    store._generator = SlowGenerator(script)
+    window.load_mail()
+    qtbot.waitUntil(lambda: window.messages.model.rowCount() == 1)
+    window.messages.select_row(0)
+    panel = window.draft_panel
+    window.draft_action.trigger()
+    qtbot.waitUntil(lambda: "tin" in panel.text.toPlainText(), timeout=30000)  # the reply streams in
+    window.draft_action.trigger()  # Ctrl+D again while writing does not restart it
+    assert panel.busy and "tin" in panel.text.toPlainText()
+    panel.generate_button.click()  # "Stop"
+    assert not panel.busy and panel.status.text().startswith("Cancelled")
+    assert panel.generate_button.text() == "Regenerate" and panel.result is None
+    assert window.runner.wait(10000)  # the worker stopped at its next piece
+
+
+def test_a_draft_saved_offline_is_kept_and_shown_as_waiting(qtbot: QtBot, window: MainWindow,
+                                                            memory_keyring: object) -> None:
+    from dovecot import free_port
+
+    from assistant import secrets
+    from assistant.accounts import Account, add_account
+    from assistant.mail.pending import PendingDrafts
+
+    add_account(Account("acc", "127.0.0.1", "alice", port=free_port()))  # nothing listens there
+    secrets.set_password("acc", "pw")
+    cache_messages(1)
+    window.reload_accounts()
+    qtbot.waitUntil(lambda: window.messages.model.rowCount() == 1)
+    window.messages.select_row(0)
+    window.draft_panel.text.setPlainText("See you then.")
+    window.draft_panel.save_button.click()
+    qtbot.waitUntil(lambda: window.draft_panel.status.text() != "Saving\u2026", timeout=30000)
+    assert "kept on this computer" in window.draft_panel.status.text(), window.draft_panel.status.text()
+    [kept] = PendingDrafts().waiting("acc")
+    assert kept.subject == "Re: Topic 1" and b"See you then." in kept.path.read_bytes()
+    assert window.pending_label.isVisibleTo(window) and "1 draft(s) waiting" in window.pending_label.text()

@@ -57,6 +57,9 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
     ls.add_argument("--json", action="store_true")
     show = m.add_parser("show", help="show one message: headers, text, attachments")
     show.add_argument("id", metavar="ID", help="message ID as listed (ACCOUNT:FOLDER:UID)")
+    pend = m.add_parser("pending", help="list drafts kept on this computer because the server could not be "
+                                        "reached (the next sync saves them to Drafts)")
+    pend.add_argument("--account")
     clear = m.add_parser("clear", help="delete the local mail cache")
     clear.add_argument("--account")
 

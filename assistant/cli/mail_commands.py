@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from assistant import secrets
 from assistant.accounts import Account, add_account, get_account, load_accounts, remove_account
-from assistant.errors import AssistantError, ConfigError, SecretStoreError
+from assistant.errors import AssistantError, ConfigError, SecretStoreError, ServerUnreachable
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.connect import connector
 from assistant.mail.parse import parse_message
+from assistant.mail.pending import Delivered, PendingDrafts
 from assistant.mail.sync import SyncResult, sync_account, watch
 from assistant.records import Message
 
@@ -91,18 +92,26 @@ def _report(results: list[SyncResult]) -> None:
         print(f"{r.account}/{r.folder}: {len(r.new_uids)} new{reset}", file=sys.stderr)
 
 
+def _report_delivered(delivered: list[Delivered]) -> None:
+    for d in delivered:
+        how = "was already there" if d.already else "saved"
+        print(f"{d.draft.account}: pending draft \"{d.draft.subject}\" {how} in {d.folder}", file=sys.stderr)
+
+
 def mail_sync(args: argparse.Namespace) -> int:
     from assistant.progress import TerminalRenderer
 
     renderer = TerminalRenderer()
     cache = MailCache()
+    pending = PendingDrafts()
     accounts = _accounts(args.account)
     if args.watch:
         account = accounts[0]
         print(f"Watching {account.name} ({', '.join(account.folders)}); Ctrl-C stops.", file=sys.stderr)
         stop = threading.Event()
         try:
-            watch(connector(account), cache, stop=stop, on_sync=_report, emit=renderer)
+            watch(connector(account), cache, stop=stop, on_sync=_report, emit=renderer, pending=pending,
+                  on_delivered=_report_delivered)
         except KeyboardInterrupt:
             stop.set()
         finally:
@@ -111,8 +120,21 @@ def mail_sync(args: argparse.Namespace) -> int:
     for account in accounts:
         with connector(account)() as source:
             results = sync_account(source, cache, emit=renderer)
+            delivered = pending.deliver(source)
         renderer.close()
         _report(results)
+        _report_delivered(delivered)
+    return 0
+
+
+def mail_pending(args: argparse.Namespace) -> int:
+    drafts = PendingDrafts().waiting(args.account)
+    if not drafts:
+        print("No drafts waiting: every draft reached its Drafts folder.")
+    for d in drafts:
+        print(f"{d.account:<12} {d.created:%Y-%m-%d %H:%M}  to {d.to[:30]:<30}  {d.subject}")
+    if drafts:
+        print(f"{len(drafts)} draft(s) kept on this computer; `assistant mail sync` saves them to Drafts.")
     return 0
 
 
@@ -218,8 +240,14 @@ def draft(args: argparse.Namespace) -> int:
             print("\n".join(["-" * 60, "Points answered (for your review; not part of the mail):",
                               *point_lines(points)]))
         return 0
-    with connector(account)() as source:
-        folder, uid = save_draft(source, message)
+    try:
+        with connector(account)() as source:
+            folder, uid = save_draft(source, message)
+    except ServerUnreachable as exc:
+        kept = PendingDrafts().keep(account.name, message)
+        print(f"{exc}.\nThe draft is kept on this computer ({kept.path.name}) and will be saved to Drafts "
+              "at the next `assistant mail sync`; `assistant mail pending` lists it.", file=sys.stderr)
+        return 0
     print(f"Draft saved to {folder}" + (f" (UID {uid})" if uid else "") + "; review and send it from your "
           "mail program.")
     return 0
@@ -244,25 +272,18 @@ def _grounded_reply(message_id: str, original: Message, account: Account, args: 
     import dataclasses
 
     from assistant.config import ModelSettings, load_settings
-    from assistant.mail.attachments import attachment_documents, evidence_documents
     from assistant.progress import TerminalRenderer
-    from assistant.service import ModelStore, Session
-    from assistant.ttrag.compute.draft import write_draft
+    from assistant.service import ModelStore, draft_reply
 
     settings = load_settings()
     if args.fast:
         settings = dataclasses.replace(settings, models=ModelSettings(llm="fast"))
-    store = ModelStore(settings)
-    documents, skipped = attachment_documents(original, message_id)
-    # the thread's earlier messages (quoted) are evidence; the email's own text is what is answered
-    documents += [d for d in evidence_documents(original, message_id) if d.source.endswith("(earlier messages)")]
-    for s in skipped:
-        print(f"note: {message_id}/{s.attachment.filename}: {s.reason}", file=sys.stderr)
     renderer = TerminalRenderer(stream_tokens=False)
     try:
-        ctx = Session(store, documents, emit=renderer).context if documents else None
-        head = f"From: {original.sender}\nSubject: {original.subject}\n\n"
-        return write_draft(ctx, head + (original.body or ""), store.models(), settings.pipeline,
-                           signer=account.signer, instructions=args.instructions, emit=renderer)
+        made = draft_reply(ModelStore(settings), original, message_id, signer=account.signer,
+                           instructions=args.instructions, emit=renderer)
     finally:
         renderer.close()
+    for line in made.skipped:
+        print(f"note: {message_id}/{line}", file=sys.stderr)
+    return made.draft

@@ -1,21 +1,40 @@
-"""Draft reply panel: an editable reply written by the LLM from the selected message; saved to Drafts, never sent."""
+"""Draft reply panel: a reply grounded in the message's attachments, streamed as it is written, each answered
+point listed with its sources for review; edited by the person, saved to Drafts (kept locally when offline)."""
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QTextCursor
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from assistant.accounts import Account, get_account
+from assistant.errors import AssistantError, ServerUnreachable
 from assistant.gui.mail_list import MessageRow
+from assistant.gui.passage_view import PassageView, short_source
 from assistant.gui.tasks import Emit, TaskRunner
-from assistant.mail.compose import draft_text
 from assistant.mail.connect import connector
 from assistant.mail.drafts import build_reply, save_draft
-from assistant.records import Progress
-from assistant.service import ModelStore
+from assistant.mail.pending import PendingDraft, PendingDrafts
+from assistant.records import Progress, Source, TokenText
+from assistant.service import DraftResult, ModelStore, draft_reply
+from assistant.ttrag.compute.draft import Point
+
+NOT_STATED = "not stated in the documents"
+SOURCE_ROLE = Qt.ItemDataRole.UserRole
 
 
 def my_address(account: Account) -> str:
@@ -23,15 +42,64 @@ def my_address(account: Account) -> str:
     return account.username if "@" in account.username else f"{account.username}@{account.host}"
 
 
+@dataclass(frozen=True)
+class SaveOutcome:
+    """Where a draft went: the Drafts folder, or kept on this computer because the server was unreachable."""
+
+    folder: str | None = None
+    pending: PendingDraft | None = None
+    reason: str = ""
+
+
+def save_or_keep(row: MessageRow, text: str, pending: PendingDrafts) -> SaveOutcome:
+    """APPEND the reply to Drafts; when the server cannot be reached, keep it for the next sync. Off the GUI thread."""
+    account = get_account(row.ref.account)
+    message = build_reply(row.message, text, me=my_address(account))
+    try:
+        with connector(account)() as source:
+            folder, _ = save_draft(source, message)
+    except ServerUnreachable as exc:
+        return SaveOutcome(pending=pending.keep(account.name, message), reason=exc.reason)
+    return SaveOutcome(folder=folder)
+
+
+def point_item(n: int, point: Point) -> QTreeWidgetItem:
+    """One answered point: the request, its answer (or "not stated"), and its cited sources as children."""
+    answer = point.answer
+    mark = "\u2714" if answer.found else "\u2716"
+    item = QTreeWidgetItem([f"{mark} {n}. {point.request}"])
+    item.setToolTip(0, point.request)
+    if not answer.found:
+        note = QTreeWidgetItem([NOT_STATED + " (the reply says so; nothing is made up)"])
+        note.setForeground(0, QBrush(QColor("#a05a00")))
+        item.addChild(note)
+        item.setForeground(0, QBrush(QColor("#a05a00")))
+        return item
+    item.addChild(QTreeWidgetItem([answer.text]))
+    for source in answer.sources:
+        if source.n not in answer.supported_by:
+            continue
+        page = f", p. {source.page}" if source.page else ""
+        child = QTreeWidgetItem([f"[{source.n}] {short_source(source.source)}{page}: \u201c{source.snippet}\u201d"])
+        child.setToolTip(0, f"{source.source} \u2014 click to read the passage")
+        child.setData(0, SOURCE_ROLE, source)
+        item.addChild(child)
+    return item
+
+
 class DraftPanel(QWidget):
-    """Generate, edit, copy and save a reply to the selected message."""
+    """Generate (or stop), review, edit, copy and save a reply to the selected message."""
 
     saved = Signal(str)  # folder
+    kept = Signal(object)  # PendingDraft: the server was unreachable
 
-    def __init__(self, runner: TaskRunner, store: ModelStore, parent: QWidget | None = None) -> None:
+    def __init__(self, runner: TaskRunner, store: ModelStore, parent: QWidget | None = None,
+                 *, pending: PendingDrafts | None = None) -> None:
         super().__init__(parent)
         self.runner, self.store = runner, store
+        self.pending = pending or PendingDrafts()
         self.row: MessageRow | None = None
+        self.result: DraftResult | None = None
         self.about = QLabel("Select a message to draft a reply (Ctrl+D).")
         self.about.setWordWrap(True)
         self.instructions = QLineEdit()
@@ -39,10 +107,17 @@ class DraftPanel(QWidget):
         self.instructions.setAccessibleName("Instructions for the reply")
         self.text = QPlainTextEdit()
         self.text.setAccessibleName("Draft reply text")
-        self.text.setPlaceholderText("The draft appears here; edit it before saving.")
+        self.text.setPlaceholderText("The draft appears here as it is written; edit it before saving.")
+        self.points = QTreeWidget()
+        self.points.setHeaderLabels(["What the email asks, and what the documents say"])
+        self.points.setAccessibleName("Points answered, with their sources")
+        self.points.setWordWrap(True)
+        self.points.itemClicked.connect(self._open_source)
+        self.points.itemActivated.connect(self._open_source)
+        self.passage = PassageView()
         self.generate_button = QPushButton("Generate")
-        self.generate_button.setAccessibleName("Generate or regenerate the draft")
-        self.generate_button.clicked.connect(self.generate)
+        self.generate_button.setAccessibleName("Generate the draft, or stop while it is written")
+        self.generate_button.clicked.connect(self.generate_or_stop)
         self.copy_button = QPushButton("Copy")
         self.copy_button.setAccessibleName("Copy the draft to the clipboard")
         self.copy_button.clicked.connect(self.copy)
@@ -56,76 +131,147 @@ class DraftPanel(QWidget):
         for b in (self.generate_button, self.copy_button, self.save_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
+        review = QSplitter(Qt.Orientation.Horizontal)
+        review.addWidget(self.points)
+        review.addWidget(self.passage)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.text)
+        split.addWidget(review)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.about)
         layout.addWidget(self.instructions)
-        layout.addWidget(self.text, 1)
+        layout.addWidget(split, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
         self._update_buttons()
+
+    @property
+    def busy(self) -> bool:
+        """A draft is being written."""
+        return bool(self.runner.running("draft"))
 
     def set_message(self, row: MessageRow | None) -> None:
         if row is not self.row:
             for task in self.runner.running("draft"):
                 self.runner.cancel(task.id)
-            self.text.clear()
-            self.status.clear()
+            self._clear()
         self.row = row
         self.about.setText(f"Reply to: {row.message.subject or '(no subject)'} \u2014 {row.message.sender}"
                            if row else "Select a message to draft a reply (Ctrl+D).")
         self._update_buttons()
 
+    def _clear(self) -> None:
+        self.result = None
+        self.text.clear()
+        self.points.clear()
+        self.passage.clear()
+        self.status.clear()
+
     def _update_buttons(self) -> None:
         has = self.row is not None
+        busy = self.busy
         self.generate_button.setEnabled(has)
-        self.generate_button.setText("Regenerate" if self.text.toPlainText().strip() else "Generate")
-        self.save_button.setEnabled(has)
-        self.copy_button.setEnabled(has)
+        self.generate_button.setText("Stop" if busy else
+                                     "Regenerate" if self.text.toPlainText().strip() else "Generate")
+        self.save_button.setEnabled(has and not busy)
+        self.copy_button.setEnabled(has and not busy)
+        self.instructions.setEnabled(not busy)
+
+    def generate_or_stop(self) -> None:
+        if self.busy:
+            self.stop()
+        else:
+            self.generate()
+
+    def stop(self) -> None:
+        """Cancel the draft being written; what streamed so far stays for the person to keep or discard."""
+        for task in self.runner.running("draft"):
+            self.runner.cancel(task.id)
+        self.status.setText("Cancelled: the draft was not finished and nothing was saved.")
+        self._update_buttons()
 
     def generate(self) -> None:
         row = self.row
         if row is None:
             return
         store, instructions = self.store, self.instructions.text()
+        signer = self._signer(row)
+        self._clear()
 
-        def work(emit: Emit, cancel: threading.Event) -> str:
-            emit(Progress("draft", 0, 1))
-            return draft_text(store.generator(), row.message, instructions=instructions)
+        def work(emit: Emit, cancel: threading.Event) -> DraftResult:
+            return draft_reply(store, row.message, row.ref.id, signer=signer, instructions=instructions,
+                               emit=emit, cancel=cancel)
 
-        self.status.setText("Writing a draft\u2026")
-        self.runner.start("draft", "Drafting a reply", work, self._generated, on_error=self._error)
-
-    def _generated(self, text: str) -> None:
-        self.text.setPlainText(text)
-        self.status.setText("Draft ready: edit it, then Save to Drafts. Nothing is sent.")
+        self.status.setText("Finding what the email asks, then answering each point from the attachments\u2026")
+        self.runner.start("draft", "Drafting a reply", work, self._generated, on_event=self._event,
+                          on_error=self._error)
         self._update_buttons()
+
+    def _signer(self, row: MessageRow) -> str:
+        try:
+            return get_account(row.ref.account).signer
+        except AssistantError:  # a message cached for an account removed since: no name to sign with
+            return ""
+
+    def _event(self, event: object) -> None:
+        if isinstance(event, Progress) and event.stage == "draft" and event.done == 0:
+            self.status.setText("Writing the reply from the answers\u2026")
+        elif isinstance(event, TokenText):
+            cursor = self.text.textCursor()
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(event.text)
+
+    def _generated(self, result: DraftResult) -> None:
+        self.result = result
+        self.text.setPlainText(result.draft.body)
+        for n, point in enumerate(result.draft.points, 1):
+            self.points.addTopLevelItem(point_item(n, point))
+        self.points.expandAll()
+        missing = sum(not p.answer.found for p in result.draft.points)
+        parts = ["Draft ready: check each point against its source, edit, then Save to Drafts. Nothing is sent."]
+        if missing:
+            parts.append(f"{missing} point(s) are not stated in the documents.")
+        if not result.draft.points:
+            parts.append("No question in the email could be answered from attachments.")
+        parts += [f"Not read: {line}" for line in result.skipped]
+        self.status.setText(" ".join(parts))
+        self._update_buttons()
+
+    def _open_source(self, item: QTreeWidgetItem) -> None:
+        source = item.data(0, SOURCE_ROLE)
+        if not isinstance(source, Source) or self.result is None:
+            return
+        document = next((d for d in self.result.documents if d.source == source.source), None)
+        self.passage.show_source(source, document)
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text.toPlainText())
         self.status.setText("Copied to the clipboard.")
 
     def save(self) -> None:
-        row, text = self.row, self.text.toPlainText()
+        row, text, pending = self.row, self.text.toPlainText(), self.pending
         if row is None:
             return
         if not text.strip():
             self.status.setText("The draft is empty; generate or type a reply first.")
             return
-
-        def work(emit: Emit, cancel: threading.Event) -> str:
-            account = get_account(row.ref.account)
-            message = build_reply(row.message, text, me=my_address(account))
-            with connector(account)() as source:
-                folder, _ = save_draft(source, message)
-            return folder
-
         self.status.setText("Saving\u2026")
-        self.runner.start("save-draft", "Saving the draft", work, self._saved, on_error=self._error)
+        self.runner.start("save-draft", "Saving the draft", lambda emit, cancel: save_or_keep(row, text, pending),
+                          self._saved, on_error=self._error)
 
-    def _saved(self, folder: str) -> None:
+    def _saved(self, outcome: SaveOutcome) -> None:
+        if outcome.pending is not None:
+            self.status.setText(f"The server cannot be reached ({outcome.reason}). The draft is kept on this "
+                                "computer and will be saved to Drafts at the next sync.")
+            self.kept.emit(outcome.pending)
+            return
+        folder = outcome.folder or "Drafts"
         self.status.setText(f"Saved to {folder}; review and send it from your mail program.")
         self.saved.emit(folder)
 
     def _error(self, exc: BaseException) -> None:
         self.status.setText(f"Failed: {exc}")
+        self._update_buttons()

@@ -26,6 +26,7 @@ from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.attachments import attachment_documents, evidence_documents
 from assistant.mail.cache import MailCache
 from assistant.mail.connect import connector
+from assistant.mail.pending import Delivered, PendingDrafts
 from assistant.mail.sync import SyncResult, sync_account
 from assistant.records import Progress
 from assistant.service import ModelStore, OpenResult, Session, read_files
@@ -46,16 +47,21 @@ class SyncOutcome:
     results: list[SyncResult] = field(default_factory=list)
     unreachable: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    delivered: list[Delivered] = field(default_factory=list)
 
 
-def sync_all(cache: MailCache, emit: Emit, cancel: threading.Event) -> SyncOutcome:
-    """Sync every account; an unreachable server is noted and the others still sync. Runs off the GUI thread."""
+def sync_all(cache: MailCache, emit: Emit, cancel: threading.Event,
+             pending: PendingDrafts | None = None) -> SyncOutcome:
+    """Sync every account, then save its drafts kept while offline (``pending``) to Drafts, each once; an
+    unreachable server is noted and the others still sync. Runs off the GUI thread."""
     outcome = SyncOutcome()
     for account in load_accounts().values():
         emit(Progress("sync", 0, 0))
         try:
             with connector(account)() as source:
                 outcome.results.extend(sync_account(source, cache, emit=emit, cancel=cancel))
+                if pending is not None:
+                    outcome.delivered.extend(pending.deliver(source))
         except ServerUnreachable as exc:
             outcome.unreachable.append(account.name)
             outcome.errors.append(str(exc))
@@ -103,7 +109,9 @@ class MainWindow(QMainWindow):
         self.messages.selected.connect(self.select_message)
         self.message_view = MessageView()
         self.ask_panel = AskPanel(self.runner)
-        self.draft_panel = DraftPanel(self.runner, store)
+        self.pending = PendingDrafts()
+        self.draft_panel = DraftPanel(self.runner, store, pending=self.pending)
+        self.draft_panel.kept.connect(lambda _: self.show_pending())
         self.tabs = QTabWidget()
         self.tabs.addTab(self.ask_panel, "Ask")
         self.tabs.addTab(self.draft_panel, "Draft reply")
@@ -122,15 +130,27 @@ class MainWindow(QMainWindow):
         self.offline.setAccessibleName("Offline indicator")
         self.offline.setStyleSheet("color: #a05a00")
         self.offline.setVisible(False)
+        self.pending_label = QLabel()
+        self.pending_label.setAccessibleName("Drafts waiting for the server")
+        self.pending_label.setStyleSheet("color: #a05a00")
         self.notice = QLabel()
         self.notice.setAccessibleName("Status message")
         self.statusBar().addWidget(self.notice, 1)
+        self.statusBar().addPermanentWidget(self.pending_label)
         self.statusBar().addPermanentWidget(self.offline)
         self.statusBar().addPermanentWidget(self.progress)
         self._make_actions()
         self.resize(1280, 800)
         self._restore()
         self.reload_accounts()
+        self.show_pending()
+
+    def show_pending(self) -> None:
+        """Show how many drafts wait on this computer for their server (saved at the next sync)."""
+        drafts = self.pending.waiting()
+        self.pending_label.setText(f"\u2709 {len(drafts)} draft(s) waiting for the server" if drafts else "")
+        self.pending_label.setToolTip("\n".join(f"{d.account}: {d.subject}" for d in drafts))
+        self.pending_label.setVisible(bool(drafts))
 
     # -- actions and shortcuts -------------------------------------------------------------------------
     def _action(self, text: str, slot: object, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
@@ -174,7 +194,8 @@ class MainWindow(QMainWindow):
 
     def draft_reply(self) -> None:
         self.tabs.setCurrentWidget(self.draft_panel)
-        self.draft_panel.generate()
+        if not self.draft_panel.busy:  # Ctrl+D again while writing does not restart it; Stop does stop
+            self.draft_panel.generate()
 
     def first_run(self) -> FirstRunDialog | None:
         """Offer the first-run choices once (window-modal, non-blocking); None when already set up."""
@@ -324,9 +345,9 @@ class MainWindow(QMainWindow):
             self.sync()
 
     def sync(self) -> None:
-        cache = self.cache
+        cache, pending = self.cache, self.pending
         self.sync_action.setEnabled(False)
-        self.runner.start("sync", "Syncing mail", lambda emit, cancel: sync_all(cache, emit, cancel),
+        self.runner.start("sync", "Syncing mail", lambda emit, cancel: sync_all(cache, emit, cancel, pending),
                           self._synced, on_error=self._sync_failed)
 
     def _synced(self, outcome: SyncOutcome) -> None:
@@ -334,7 +355,9 @@ class MainWindow(QMainWindow):
         self.sync_action.setEnabled(True)
         self.offline.setVisible(bool(outcome.unreachable))
         new = sum(len(r.new_uids) for r in outcome.results)
-        self.notice.setText("; ".join(outcome.errors) if outcome.errors else f"Synced: {new} new message(s).")
+        saved = f"; {len(outcome.delivered)} waiting draft(s) saved to Drafts" if outcome.delivered else ""
+        self.notice.setText("; ".join(outcome.errors) if outcome.errors else f"Synced: {new} new message(s){saved}.")
+        self.show_pending()
         self.load_mail()
 
     def _sync_failed(self, exc: BaseException) -> None:

@@ -17,6 +17,8 @@ from assistant.errors import InputError
 from assistant.mail.body import split_body
 from assistant.records import Attachment, Document, Message, Segment
 
+EARLIER_MESSAGES = " (earlier messages)"  # suffix of the document holding the quoted thread
+
 
 @dataclass(frozen=True)
 class SkippedAttachment:
@@ -44,7 +46,7 @@ def evidence_documents(message: Message, source: str) -> list[Document]:
     documents of their own, so they rank apart from the new text (see :mod:`assistant.mail.body`)."""
     parts = split_body(message.body or "")
     main = message_document(dataclasses.replace(message, text=parts.text or "(no text)", html_text=""), source)
-    extra = [(f"{source} (signature)", parts.signature), (f"{source} (earlier messages)", parts.quoted)]
+    extra = [(f"{source} (signature)", parts.signature), (f"{source}{EARLIER_MESSAGES}", parts.quoted)]
     return [main] + [Document(source=name, text=text, segments=(Segment(text),), offsets=(0,))
                      for name, text in extra if text.strip()]
 

@@ -291,6 +291,21 @@ class ImapSource:
         match = _APPENDUID.search(reply if isinstance(reply, bytes) else b"")
         return int(match.group(2)) if match else None
 
+    def find_message_id(self, folder: str, message_id: str) -> list[int]:
+        """UIDs of the messages in ``folder`` whose Message-ID header is ``message_id`` (``SEARCH HEADER``,
+        RFC 3501 §6.4.4); used to save a draft exactly once.
+
+        Raises:
+            FolderError: the folder does not exist.
+            ServerUnreachable: the connection was lost.
+        """
+        self.select(folder, readonly=True)
+        try:
+            uids = self.client.search(["HEADER", "Message-ID", message_id])
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+        return sorted(int(u) for u in uids)
+
     def idle(self, timeout_s: float) -> bool:
         """Wait up to ``timeout_s`` seconds (capped at 25 min, RFC 2177) for a change in the selected folder.
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from assistant.errors import AuthError, Cancelled, FolderError, MailError, TlsError
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.imap import IDLE_MAX_S, ImapSource
+from assistant.mail.pending import Delivered, PendingDrafts
 from assistant.records import Event, Progress
 
 log = logging.getLogger(__name__)
@@ -113,8 +114,13 @@ def _permanent(exc: MailError) -> bool:
 def watch(connect: Callable[[], ImapSource], cache: MailCache, *, stop: threading.Event,
           on_sync: Callable[[list[SyncResult]], None] = lambda r: None,
           emit: Callable[[Event], None] = lambda e: None, idle_s: float = IDLE_MAX_S,
-          poll_s: float = DEFAULT_POLL_S, max_backoff_s: float = MAX_BACKOFF_S) -> None:
+          poll_s: float = DEFAULT_POLL_S, max_backoff_s: float = MAX_BACKOFF_S,
+          pending: PendingDrafts | None = None,
+          on_delivered: Callable[[list[Delivered]], None] = lambda d: None) -> None:
     """Sync, then wait for new mail (IDLE on the first folder, RFC 2177, else polling) until ``stop``.
+
+    After each (re)connection's first sync, the drafts kept while the server was unreachable (``pending``)
+    are appended to Drafts, each once, and reported to ``on_delivered``.
 
     With several folders, IDLE is capped at ``poll_s`` so the other folders are polled too. A lost
     connection is re-opened with exponential backoff (1 s doubling up to ``max_backoff_s``).
@@ -127,6 +133,8 @@ def watch(connect: Callable[[], ImapSource], cache: MailCache, *, stop: threadin
         try:
             with connect() as source:
                 on_sync(sync_account(source, cache, emit=emit, cancel=stop))
+                if pending is not None:
+                    on_delivered(pending.deliver(source))
                 backoff = 1.0
                 folders = source.account.folders
                 use_idle = source.has_idle()

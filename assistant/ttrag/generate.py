@@ -26,6 +26,12 @@ _WORD = re.compile(r"\w+")
 _ANSWER_KEY = re.compile(r'"answer"\s*:\s*"')
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")  # the reader's own markers: ours replace them
 _OPEN_MARKER = re.compile(r"\s*\[[\d,\s]*$")  # a marker still being written
+# A sentence that says the passages do not give the answer ("The email address is not provided in the given
+# text"), written after a grounded-looking short answer: the draft benchmark showed the 1.5B reader doing this
+# for questions the contract does not answer. It is a "not found", whatever the short answer was.
+HEDGE = re.compile(r"\b(?:not (?:provided|mentioned|specified|stated|given)|(?:does|do|did)(?: not|n't) "
+                   r"(?:mention|say|state|specify|provide|contain)|no (?:information|mention)|"
+                   r"cannot be (?:determined|found))\b", re.I)
 
 
 def answer_schema(qtype: QuestionType) -> dict[str, object]:
@@ -159,16 +165,20 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             body_at = m.end()
         if decided[0]:
             text = _OPEN_MARKER.sub("", _MARKERS.sub("", _partial_string(raw[body_at:])))
-            if len(text) > len(sent):
+            if HEDGE.search(text):
+                decided = (False, decided[1], (), "the reader's sentence says the passages do not give it")
+            elif len(text) > len(sent):
                 on_text(text[len(sent):])
                 sent = text
     fields = parse_reply(raw)
     if decided is None:  # the reply never reached the "answer" key (cut off or malformed)
         decided = judge(question, qtype, fields, chunks, min_coverage=min_coverage, read_before=read_before)
     found, short, support, reason = decided
+    sentence = strip_markers(str(fields.get("answer") or "")) or short
+    if found and (HEDGE.search(sentence) or HEDGE.search(short)):
+        found, reason = False, "the reader's sentence says the passages do not give it"
     if not found:
         return Reading(False, short, "", (), reason, raw)
-    sentence = strip_markers(str(fields.get("answer") or "")) or short
     if not sent:  # nothing streamed yet (a reply with an empty sentence): show the short answer
         on_text(sentence)
     markers = " " + "".join(f"[{n}]" for n in support)

@@ -4,14 +4,20 @@
    person's instructions come first and may add to or override the list.
 2. Each point is answered by the full question-answering pipeline over the message's attachments and
    the thread (:func:`assistant.ttrag.pipeline.ask`): retrieval, re-ranking, rewrites, grounding.
-3. The LLM writes the reply from those answers only: a point the documents do not answer is said to be
-   not stated, never invented. The reply is signed with the account holder's name; headers the model
-   writes into the body ("Subject: Re: ...") are removed.
+3. The reply is assembled from those answers only: a greeting, each point with its answer sentence as
+   the reader wrote it from a cited passage (a point the documents do not answer is said to be not stated,
+   never invented), a closing and the account holder's name. The LLM writes only what the person's
+   instructions ask for (a decision, a tone), in an opening paragraph told to state no fact. Measured on
+   the draft benchmark, a 1.5B model asked to write the whole reply from the answers dropped answered
+   points and padded with filler ("Thank you for your prompt response"); the assembled reply keeps every
+   answer. Without any point to answer (no documents, or nothing asked) the LLM writes the short reply.
+   Header lines the model writes into the body ("Subject: Re: ...") are removed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import email.utils
 import json
 import re
 import threading
@@ -35,6 +41,11 @@ REQUESTS_SCHEMA: dict[str, object] = {
     "required": ["requests"],
 }
 _HEADER_LINE = re.compile(r"^\s*(subject|to|from|cc|date|re)\s*:.*$", re.I)
+_FROM_LINE = re.compile(r"^From:\s*(.+)$", re.M)
+_GREETING = re.compile(r"^\s*(hi|hello|dear|hey)\b[^\n]*,\s*$", re.I)
+_CLOSING = re.compile(r"^\s*(best|kind|warm)?\s*(regards|wishes|thanks|thank you|cheers|sincerely)\b.*$", re.I)
+NOT_STATED = "This is not stated in the attached documents."
+CLOSING = "Best regards,"
 
 
 @dataclass(frozen=True)
@@ -93,7 +104,8 @@ def facts_block(points: Sequence[Point]) -> str:
 
 
 def compose_prompt(email_text: str, points: Sequence[Point], *, signer: str, instructions: str = "") -> str:
-    """The reply prompt: the email fenced as data, the answered points, the person's instructions."""
+    """The prompt for a whole reply, used when no point was answered from documents: the email fenced as
+    data, the points (if any), the person's instructions."""
     wish = f"\nThe user's instructions (follow them): {instructions.strip()}" if instructions.strip() else ""
     facts = facts_block(points) if points else "(no questions to answer from the documents)"
     return (f"{fence([_email_chunk(email_text)])}\n"
@@ -102,6 +114,50 @@ def compose_prompt(email_text: str, points: Sequence[Point], *, signer: str, ins
             "answer above, in plain sentences. For an answer marked NOT STATED, say plainly that the documents "
             "do not say. Do not add any other fact, number, date or promise. Start with a greeting to the "
             f"sender, end with a short closing and the name {signer}. No subject line, no quoted original.")
+
+
+def opening_prompt(email_text: str, points: Sequence[Point], instructions: str) -> str:
+    """The prompt for the opening paragraph that carries out the person's ``instructions`` (the answers
+    follow it in the reply, so it must not restate or add facts)."""
+    return (f"{fence([_email_chunk(email_text)])}\n"
+            f"Answers that follow in the reply (do not repeat them):\n{facts_block(points)}\n"
+            f"The user's instructions: {instructions.strip()}\n"
+            "Task: write the one to three sentences that open the reply to this email and do what the user's "
+            "instructions say (a decision, a proposal, a tone). No greeting, no closing, no name. Do not answer "
+            "the questions and do not state any fact, number or date that is not in the instructions.")
+
+
+def greeting(email_text: str) -> str:
+    """``Hi NAME,`` with the first name of the email's sender (its From line; "Last, First" too), else
+    ``Hello,``."""
+    match = _FROM_LINE.search(email_text)
+    name = email.utils.parseaddr(match.group(1))[0].replace('"', "") if match else ""
+    if "," in name:  # "Miller, Bob"
+        name = name.split(",", 1)[1]
+    first = name.split()[0] if name.strip() else ""
+    return f"Hi {first}," if first and "@" not in first else "Hello,"
+
+
+def answer_lines(points: Sequence[Point]) -> list[str]:
+    """One line per point: the request, then the reader's answer sentence (markers removed) or
+    :data:`NOT_STATED`. A single point gets its answer alone."""
+    answers = [strip_markers(p.answer.text).strip() if p.answer.found and p.answer.text.strip() else NOT_STATED
+               for p in points]
+    if len(points) == 1:
+        return [answers[0] if points[0].answer.found else f"{points[0].request} {NOT_STATED}"]
+    return [f"{n}. {p.request} {a}" for n, (p, a) in enumerate(zip(points, answers, strict=True), 1)]
+
+
+def clean_opening(text: str) -> str:
+    """The model's opening paragraph without header lines, greetings, closings or a signature."""
+    lines = [line for line in text.strip().splitlines() if not _HEADER_LINE.match(line)]
+    while lines and (_GREETING.match(lines[0]) or not lines[0].strip()):
+        lines.pop(0)
+    for i, line in enumerate(lines):
+        if _CLOSING.match(line):
+            lines = lines[:i]
+            break
+    return " ".join(line.strip() for line in lines if line.strip())
 
 
 def clean_body(text: str, signer: str) -> str:
@@ -139,6 +195,7 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
         emit: receives :class:`Progress` (``draft points``, ``draft``), each point's events and the
             reply's :class:`TokenText` pieces.
         cancel: set it to stop at the next step.
+        max_tokens: at most this many tokens of LLM-written text (the opening, or the whole reply).
 
     Returns:
         The :class:`Draft`.
@@ -161,13 +218,31 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
     if stop.is_set():
         raise Cancelled()
     emit(Progress("draft", 0, 1))
-    pieces: list[str] = []
-    compose = GenerationRequest(SYSTEM, compose_prompt(email_text, points, signer=signer, instructions=instructions),
-                                max_tokens=max_tokens, purpose="draft")
-    for piece in models.generator.stream(compose):
-        if stop.is_set():
-            raise Cancelled()
-        pieces.append(piece)
-        emit(TokenText(piece))
+
+    def stream(prompt: str) -> str:
+        pieces: list[str] = []
+        for piece in models.generator.stream(GenerationRequest(SYSTEM, prompt, max_tokens=max_tokens,
+                                                               purpose="draft")):
+            if stop.is_set():
+                raise Cancelled()
+            pieces.append(piece)
+            emit(TokenText(piece))
+        return "".join(pieces)
+
+    if not points:
+        body = clean_body(stream(compose_prompt(email_text, points, signer=signer, instructions=instructions)),
+                          signer)
+    else:
+        head = f"{greeting(email_text)}\n\nThank you for your email."
+        emit(TokenText(head))
+        opening = ""
+        if instructions.strip():
+            emit(TokenText(" "))
+            opening = clean_opening(stream(opening_prompt(email_text, points, instructions)))
+        first = f"{head} {opening}" if opening else head
+        lead = "Here is what the attached documents say:\n" if len(points) > 1 else ""
+        closing = f"{CLOSING}\n{signer}" if signer else CLOSING
+        body = f"{first}\n\n{lead}" + "\n".join(answer_lines(points)) + f"\n\n{closing}"
+        emit(TokenText(body[len(first):]))
     emit(Progress("draft", 1, 1))
-    return Draft(clean_body("".join(pieces), signer), tuple(points))
+    return Draft(body, tuple(points))
