@@ -138,12 +138,16 @@ Event = Progress | TokenText | TraceStep
 
 @dataclass(frozen=True)
 class Attachment:
-    """A file attached to (or a non-text part of) a message. ``size`` is in bytes of the decoded data."""
+    """A file attached to (or a non-text part of) a message. ``size`` is in bytes of the decoded data.
+
+    ``charset`` is the MIME ``charset`` parameter the part declared (text parts), ``None`` when none.
+    """
 
     filename: str
     content_type: str
     size: int
     data: bytes = field(repr=False)
+    charset: str | None = None
 
 
 @dataclass(frozen=True)

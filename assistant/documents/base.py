@@ -66,6 +66,7 @@ def _load_builtin() -> None:
             docx,
             email_files,
             html,
+            ical,
             msg,
             pdf,
             rtf,

@@ -1,52 +1,298 @@
-"""DOCX body text (paragraphs and tables in order) with python-docx; headings become sections."""
+"""DOCX text as a person sees it: the body in reading order, then headers, footers, notes and comments.
+
+The WordprocessingML parts are walked directly (zipfile + lxml), so nothing a reader sees hides from us:
+content controls (``w:sdt``) at any depth, tracked changes in their accepted view (``w:ins`` read,
+``w:del`` not), hyperlinks, smart tags, fields, tables nested in cells and text boxes. Transitional and
+Strict Open XML namespaces both work. Headings (``Heading N`` / ``Title`` styles) start body sections;
+every other part follows as its own section: ``header``, ``footer``, ``footnote N``, ``endnote N``,
+``comment by AUTHOR``. Hidden text (``w:vanish``) is kept but moved to a ``hidden text`` section, so the
+body reads as printed and the reader still sees what the file carries.
+"""
 
 from __future__ import annotations
 
+import posixpath
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from assistant.documents.base import Extractor, register
 from assistant.documents.sheet import encrypted_office
 from assistant.errors import InputError
 from assistant.records import Segment
 
+W_TRANSITIONAL = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+W_STRICT = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+_W = (W_TRANSITIONAL, W_STRICT)
+_MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+_MATH = ("http://schemas.openxmlformats.org/officeDocument/2006/math", "http://purl.oclc.org/ooxml/officeDocument/math")
+_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+
+# Elements whose content a reader never sees (properties, deleted or moved-away text, field codes).
+_SKIP = frozenset({"pPr", "rPr", "tblPr", "tblGrid", "trPr", "tcPr", "sectPr", "sdtPr", "sdtEndPr", "del",
+                   "moveFrom", "delText", "delInstrText", "instrText", "footnoteRef", "endnoteRef",
+                   "annotationRef", "commentReference", "separator", "continuationSeparator", "fldData",
+                   "rubyPr", "numPr", "bookmarkStart", "bookmarkEnd", "proofErr", "lastRenderedPageBreak"})
+_INLINE_TEXT = {"tab": "\t", "ptab": "\t", "br": "\n", "cr": "\n", "noBreakHyphen": "-"}
+
+
+def _local(tag: Any) -> str:
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+
+
+def _ns(tag: Any) -> str:
+    return tag[1:].partition("}")[0] if isinstance(tag, str) and tag.startswith("{") else ""
+
+
+def _attr(el: Any, name: str) -> str | None:
+    for ns in _W:
+        value = el.get(f"{{{ns}}}{name}")
+        if value is not None:
+            return str(value)
+    return None
+
+
+def _child(el: Any, name: str) -> Any:
+    for child in el:
+        if _local(child.tag) == name and _ns(child.tag) in _W:
+            return child
+    return None
+
+
+@dataclass
+class _Reader:
+    """Walks one part; ``styles`` maps style ids to names, ``notes`` collects note references in order."""
+
+    styles: dict[str, str]
+    notes: dict[str, list[str]] = field(default_factory=lambda: {"footnote": [], "endnote": []})
+    hidden: list[str] = field(default_factory=list)
+
+    def blocks(self, container: Any, top: bool = False) -> Iterator[tuple[str, bool]]:
+        """(line, is_heading) for the block-level content of ``container`` in reading order."""
+        for el in container:
+            name = _local(el.tag)
+            if name in _SKIP or name == "":
+                continue
+            if name == "p":
+                text, boxes = self.paragraph(el)
+                if text.strip():
+                    yield text, top and self.is_heading(el)
+                for box in boxes:
+                    yield from self.blocks(box)
+            elif name == "tbl":
+                yield from ((row, False) for row in self.table(el))
+            elif name == "AlternateContent" and _ns(el.tag) == _MC:
+                yield from self.blocks(_choice(el), top)
+            else:  # sdt, sdtContent, customXml, ins, moveTo, smartTag and anything unknown: look inside
+                yield from self.blocks(el, top)
+
+    def table(self, tbl: Any) -> Iterator[str]:
+        for row in _descend(tbl, "tr", stop="tbl"):
+            trpr = _child(row, "trPr")
+            if trpr is not None and _child(trpr, "del") is not None:
+                continue  # a row deleted with tracked changes on
+            cells = ["\n".join(line for line, _ in self.blocks(tc)).strip() for tc in _descend(row, "tc", stop="tbl")]
+            if any(cells):
+                yield " | ".join(cells)
+
+    def paragraph(self, p: Any) -> tuple[str, list[Any]]:
+        """The paragraph's visible text, and the text boxes anchored in it (read after it)."""
+        parts: list[str] = []
+        hidden: list[str] = []
+        boxes: list[Any] = []
+        self._inline(p, parts, hidden, boxes, False)
+        if "".join(hidden).strip():
+            self.hidden.append("".join(hidden).strip())
+        return "".join(parts), boxes
+
+    def _inline(self, el: Any, parts: list[str], hidden: list[str], boxes: list[Any], vanish: bool) -> None:
+        for child in el:
+            name = _local(child.tag)
+            ns = _ns(child.tag)
+            if name in _SKIP or name == "":
+                continue
+            if name == "r" and ns in _W:
+                self._inline(child, hidden if vanish or _vanished(child) else parts, hidden, boxes,
+                             vanish or _vanished(child))
+            elif name == "t" and (ns in _W or ns in _MATH):
+                parts.append(child.text or "")
+            elif name in _INLINE_TEXT and ns in _W:
+                parts.append(_INLINE_TEXT[name])
+            elif name == "sym" and ns in _W:
+                try:
+                    code = int(_attr(child, "char") or "0", 16)
+                except ValueError:
+                    code = 0
+                if 0x20 <= code < 0xE000:  # symbol-font private-use codes have no text meaning
+                    parts.append(chr(code))
+            elif name in ("footnoteReference", "endnoteReference") and ns in _W:
+                note = _attr(child, "id")
+                if note is not None:
+                    self.notes[name[:-9]].append(note)
+            elif name == "txbxContent":
+                boxes.append(child)
+            elif name == "AlternateContent" and ns == _MC:
+                self._inline(_choice(child), parts, hidden, boxes, vanish)
+            elif name == "p":  # a paragraph inside something inline (e.g. a text box without txbxContent)
+                boxes.append([child])
+            else:  # ins, moveTo, hyperlink, smartTag, sdt, sdtContent, fldSimple, drawing, pict, oMath...
+                self._inline(child, parts, hidden, boxes, vanish)
+
+    def is_heading(self, p: Any) -> bool:
+        ppr = _child(p, "pPr")
+        style = _child(ppr, "pStyle") if ppr is not None else None
+        style_id = _attr(style, "val") if style is not None else None
+        if not style_id:
+            return False
+        name = self.styles.get(style_id, style_id).lower()
+        return name.startswith(("heading", "title"))
+
+
+def _vanished(run: Any) -> bool:
+    rpr = _child(run, "rPr")
+    if rpr is None:
+        return False
+    vanish = _child(rpr, "vanish")
+    return vanish is not None and _attr(vanish, "val") not in ("0", "false", "off")
+
+
+def _choice(alternate: Any) -> list[Any]:
+    """The first ``mc:Choice`` of an ``mc:AlternateContent`` (its ``mc:Fallback`` repeats the content)."""
+    for child in alternate:
+        if _local(child.tag) in ("Choice", "Fallback"):
+            return [child]
+    return []
+
+
+def _descend(el: Any, name: str, stop: str) -> Iterator[Any]:
+    """Children named ``name``, looking through wrappers (sdt, customXml, ins) but not into ``stop``."""
+    for child in el:
+        local = _local(child.tag)
+        if local == name:
+            yield child
+        elif local not in _SKIP and local != stop and local not in ("tc", "p"):
+            yield from _descend(child, name, stop)
+
+
+class _Package:
+    """The parts of an OPC zip, found through relationships (Transitional or Strict types)."""
+
+    def __init__(self, zf: zipfile.ZipFile) -> None:
+        from lxml import etree
+
+        self.zf = zf
+        self.names = set(zf.namelist())
+        self._parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True,
+                                       remove_pis=True)
+
+    def xml(self, name: str) -> Any:
+        from lxml import etree
+
+        return etree.fromstring(self.zf.read(name), self._parser)
+
+    def related(self, source: str) -> list[tuple[str, str]]:
+        """(relationship type's last word, part name) of ``source``'s internal relationships, in order."""
+        folder, base = posixpath.split(source)
+        rels = posixpath.join(folder, "_rels", base + ".rels")
+        if rels not in self.names:
+            return []
+        found = []
+        for rel in self.xml(rels):
+            if _local(rel.tag) != "Relationship" or rel.get("TargetMode") == "External":
+                continue
+            target = rel.get("Target") or ""
+            part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+            if part in self.names:
+                found.append(((rel.get("Type") or "").rpartition("/")[2], part))
+        return found
+
+
+def _styles(package: _Package, parts: list[tuple[str, str]]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for kind, part in parts:
+        if kind == "styles":
+            for style in package.xml(part):
+                style_id = _attr(style, "styleId")
+                name = _child(style, "name")
+                if style_id and name is not None:
+                    names[style_id] = _attr(name, "val") or style_id
+    return names
+
+
+def _notes(package: _Package, reader: _Reader, part: str, kind: str) -> Iterator[Segment]:
+    """Footnotes or endnotes numbered in the order the body refers to them (unreferenced ones after)."""
+    notes = {}
+    for note in package.xml(part):
+        if _local(note.tag) == kind and _attr(note, "type") in (None, "normal"):
+            notes[_attr(note, "id") or ""] = "\n".join(line for line, _ in reader.blocks(note)).strip()
+    order = list(dict.fromkeys(n for n in reader.notes[kind] if n in notes))
+    order += [n for n in notes if n not in order]
+    for number, note_id in enumerate(order, start=1):
+        if notes[note_id]:
+            yield Segment(text=notes[note_id], section=f"{kind} {number}")
+
 
 class DocxExtractor(Extractor):
-    """One segment per heading-delimited section (DOCX has no fixed pages)."""
+    """One segment per heading-delimited body section (DOCX has no fixed pages), then one per other part."""
 
     suffixes = (".docx",)
 
     def segments(self, path: Path) -> Iterator[Segment]:
-        import docx
-        from docx.opc.exceptions import PackageNotFoundError
-        from docx.table import Table
-        from docx.text.paragraph import Paragraph
+        from lxml import etree
 
         if encrypted_office(path):
             raise InputError(str(path), "encrypted Word document (password protected)")
         try:
-            document = docx.Document(str(path))
-        except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+            with zipfile.ZipFile(path) as zf:
+                yield from self._read(_Package(zf))
+        except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError, EOFError) as exc:
             raise InputError(str(path), f"corrupt or not a Word document ({exc})") from exc
+
+    def _read(self, package: _Package) -> Iterator[Segment]:
+        main = next((part for kind, part in package.related("") if kind == "officeDocument"), None)
+        if main is None and "word/document.xml" in package.names:  # package relationships lost
+            main = "word/document.xml"
+        if main is None:
+            raise ValueError("no main document part")
+        root = package.xml(main)
+        if _ns(root.tag) not in _W:
+            raise ValueError(f"main part is not WordprocessingML ({_ns(root.tag) or root.tag})")
+        parts = package.related(main)
+        reader = _Reader(styles=_styles(package, parts))
         section: str | None = None
         lines: list[str] = []
-        for block in document.iter_inner_content():
-            if isinstance(block, Paragraph):
-                style = block.style.name if block.style is not None else ""
-                if style.lower().startswith(("heading", "title")) and block.text.strip():
-                    if lines:
-                        yield Segment(text="\n".join(lines), section=section)
-                    section, lines = block.text.strip(), []
-                if block.text.strip():
-                    lines.append(block.text)
-            elif isinstance(block, Table):
-                for row in block.rows:
-                    cells = [c.text.strip() for c in row.cells]
-                    if any(cells):
-                        lines.append(" | ".join(cells))
+        body = _child(root, "body")
+        for line, heading in reader.blocks(body if body is not None else root, top=True):
+            if heading:
+                if lines:
+                    yield Segment(text="\n".join(lines), section=section)
+                section, lines = line.strip(), []
+            lines.append(line)
         if lines:
             yield Segment(text="\n".join(lines), section=section)
+        seen: set[tuple[str, str]] = set()
+        for kind in ("header", "footer"):
+            for rel_kind, part in parts:
+                if rel_kind == kind:
+                    text = "\n".join(line for line, _ in reader.blocks(package.xml(part))).strip()
+                    if text and (kind, text) not in seen:  # first-page/even-page copies often repeat
+                        seen.add((kind, text))
+                        yield Segment(text=text, section=kind)
+        for kind in ("footnote", "endnote"):
+            for rel_kind, part in parts:
+                if rel_kind == kind + "s":
+                    yield from _notes(package, reader, part, kind)
+        for rel_kind, part in parts:
+            if rel_kind == "comments":
+                for comment in package.xml(part):
+                    if _local(comment.tag) == "comment":
+                        text = "\n".join(line for line, _ in reader.blocks(comment)).strip()
+                        if text:
+                            yield Segment(text=text, section=f"comment by {_attr(comment, 'author') or 'unknown'}")
+        if reader.hidden:
+            yield Segment(text="\n".join(reader.hidden), section="hidden text")
 
 
 register(DocxExtractor())

@@ -1,20 +1,25 @@
 """Saved email: ``.eml`` (one RFC 5322 message) and ``.mbox`` (many), parsed by :mod:`assistant.mail.parse`.
 
 The headers and body are one segment; every attachment (including attached messages and winmail.dat)
-goes back through the registry, so its text follows with ``section`` ``"attachment: NAME"``.
+goes back through the registry, so its text follows with ``section`` ``"attachment: NAME"``. Text
+attachments arrive in their declared charset; encrypted parts are reported ("encrypted (S/MIME): cannot
+be read"), detached signatures skipped; an invitation's section is named after its event
+(``"invitation: SUMMARY"``).
 """
 
 from __future__ import annotations
 
-import mailbox
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from assistant.documents.base import Extractor, current_limits, nested_segments, register, report
 from assistant.errors import InputError
 from assistant.mail.attachments import message_document
-from assistant.mail.parse import parse_message
+from assistant.mail.parse import SIGNATURE, parse_message, readable_data, sealed_reason
 from assistant.records import Segment
+
+_OWN_SECTIONS = ("invitation: ", "event: ", "task: ", "contact: ")
 
 
 def message_segments(raw: bytes, source: str, label: str | None = None) -> Iterator[Segment]:
@@ -27,7 +32,17 @@ def message_segments(raw: bytes, source: str, label: str | None = None) -> Itera
         if count > limits.max_members:
             report(f"refused: more than {limits.max_members} attachments; the rest were not read")
             return
-        yield from nested_segments(att.filename, att.data, content_type=att.content_type)
+        sealed = sealed_reason(att)
+        if sealed == SIGNATURE:
+            continue  # a detached signature says nothing to read
+        if sealed:
+            report(sealed, att.filename)
+            continue
+        prefix = f"attachment: {att.filename} / "
+        for seg in nested_segments(att.filename, readable_data(att), content_type=att.content_type):
+            if seg.section and seg.section.startswith(prefix) and seg.section[len(prefix):].startswith(_OWN_SECTIONS):
+                seg = Segment(text=seg.text, page=seg.page, section=seg.section[len(prefix):])
+            yield seg
 
 
 def wide_to_utf8(raw: bytes) -> bytes:
@@ -58,18 +73,48 @@ class EmlExtractor(Extractor):
         yield from message_segments(raw, str(path))
 
 
+# A From_ line: "From SENDER DATE", the date as asctime writes it (an optional zone before or after the year).
+_FROM_LINE = re.compile(rb"From \S+ +(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +)?"
+                        rb"(?:\d{1,2} +)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* +(?:\d{1,2} +)?"
+                        rb"(?:\d{4} +)?\d{1,2}:\d{2}(?::\d{2})?.*$", re.IGNORECASE)
+_ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
+
+
+def mbox_messages(data: bytes) -> Iterator[bytes]:
+    """The messages of an mbox: split only at real From_ lines (at the start or after a blank line, with a
+    sender and a date), so a body line starting with "From " stays; ``>From`` escapes are undone (mboxrd)."""
+    lines = data.splitlines(keepends=True)
+    current: list[bytes] | None = None
+    blank_before = True
+    for line in lines:
+        if blank_before and line.startswith(b"From ") and _FROM_LINE.match(line.rstrip(b"\r\n")):
+            if current is not None:
+                yield _unescape(current)
+            current = []
+        elif current is not None:
+            current.append(line)
+        elif line.strip():  # text before the first From_ line: a message saved without one
+            current = [line]
+        blank_before = not line.strip()
+    if current is not None:
+        yield _unescape(current)
+
+
+def _unescape(lines: list[bytes]) -> bytes:
+    if lines and not lines[-1].strip():  # the blank line that separates it from the next From_ line
+        lines = lines[:-1]
+    return _ESCAPED_FROM.sub(rb"\1", b"".join(lines))
+
+
 class MboxExtractor(Extractor):
     """Every message of a Unix mbox, in order; ``section`` is ``message N: SUBJECT``."""
 
     suffixes = (".mbox",)
 
     def segments(self, path: Path) -> Iterator[Segment]:
-        box = mailbox.mbox(str(path), create=False)
-        try:
-            for number, key in enumerate(box.iterkeys(), start=1):
-                yield from message_segments(box.get_bytes(key), f"{path.name} message {number}", f"message {number}")
-        finally:
-            box.close()
+        for number, raw in enumerate(mbox_messages(path.read_bytes()), start=1):
+            if raw.strip():
+                yield from message_segments(raw, f"{path.name} message {number}", f"message {number}")
 
 
 register(EmlExtractor())

@@ -1,4 +1,4 @@
-"""HTML pages: the visible text (no scripts or styles) via the mail package's ``html.parser`` converter."""
+"""HTML pages: the visible text (no scripts or styles), parsed by the HTML5 algorithm (:mod:`assistant.mail.html`)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,20 @@ from pathlib import Path
 
 from assistant.documents.base import Extractor, register
 from assistant.documents.text import decode
-from assistant.mail.html import html_to_text
+from assistant.mail.html import parse_html, tree_text, tree_title
 from assistant.records import Segment
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
 def decode_html(data: bytes, source: str) -> str:
-    """Text of an HTML file: the ``<meta charset>`` it declares, else BOM/UTF-8/cp1252."""
+    """Text of an HTML file: a byte order mark, else the ``<meta charset>`` it declares, else UTF-8/cp1252.
+
+    A BOM wins over ``<meta>`` as in the HTML standard; mail attachments whose MIME charset was declared
+    arrive re-encoded as BOM-marked UTF-8 (see :func:`assistant.mail.parse.readable_data`).
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace")
     declared = _META_CHARSET.search(data[:4096])
     if declared and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
@@ -32,11 +37,8 @@ class HtmlExtractor(Extractor):
     suffixes = (".html", ".htm", ".xhtml")
 
     def segments(self, path: Path) -> Iterator[Segment]:
-        markup = decode_html(path.read_bytes(), str(path))
-        title = _TITLE.search(markup)
-        body = re.sub(r"<title[^>]*>.*?</title>", " ", markup, flags=re.IGNORECASE | re.DOTALL)
-        heading = " ".join(html_to_text(title.group(1)).split()) if title else ""
-        yield Segment(text=html_to_text(body), section=heading or None)
+        tree = parse_html(decode_html(path.read_bytes(), str(path)))
+        yield Segment(text=tree_text(tree), section=tree_title(tree) or None)
 
 
 register(HtmlExtractor())

@@ -1,5 +1,12 @@
 """PDF text layer with pypdfium2, one segment per page (1-based page numbers); scanned pages OCR'd.
 
+Filled form fields (AcroForm widgets) are not in the page content stream but are seen when the page is
+rendered, so their values are put into the page text: on the label's line when the text to the left of
+the field is a whole line of the page (``Company name: Harbour Supplies GmbH``), else appended as
+``Label: value`` lines (label: the field's tooltip, else its name). Hidden widgets, push buttons and
+signatures are left out; check boxes read ``yes``/``no``. Comments (text, free-text and markup
+annotations with contents) follow their page as a segment with section ``comments``.
+
 Pages are opened and closed one at a time, so memory stays flat however long the file is. A page with
 images but no text layer is rendered and read with tesseract when it is installed (up to
 ``Limits.max_ocr_pages`` per file); otherwise the page is reported with how to install it.
@@ -7,7 +14,8 @@ images but no text layer is rendered and read with tesseract when it is installe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import ctypes
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +29,101 @@ def _has_images(page: Any) -> bool:
     import pypdfium2.raw as pdfium_c
 
     return any(True for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2))
+
+
+def _utf16(getter: Callable[..., int], *args: Any) -> str:
+    """A PDFium UTF-16LE string (``getter(*args, buffer, length) -> bytes needed``) as a str."""
+    import pypdfium2.raw as pdfium_c
+
+    size = getter(*args, None, 0)
+    if size <= 2:
+        return ""
+    buf = ctypes.create_string_buffer(size)
+    getter(*args, ctypes.cast(buf, ctypes.POINTER(pdfium_c.FPDF_WCHAR)), size)
+    return buf.raw[:size - 2].decode("utf-16-le", errors="replace")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.replace("\r\n", "\n").replace("\r", "\n").split())
+
+
+def _field_value(form: Any, annot: Any) -> str | None:
+    """What a person sees in the widget, or None for push buttons, signatures and empty fields."""
+    import pypdfium2.raw as pdfium_c
+
+    kind = pdfium_c.FPDFAnnot_GetFormFieldType(form, annot)
+    if kind in (pdfium_c.FPDF_FORMFIELD_PUSHBUTTON, pdfium_c.FPDF_FORMFIELD_SIGNATURE) or kind < 0:
+        return None
+    if kind == pdfium_c.FPDF_FORMFIELD_CHECKBOX:
+        return "yes" if pdfium_c.FPDFAnnot_IsChecked(form, annot) else "no"
+    if kind == pdfium_c.FPDF_FORMFIELD_RADIOBUTTON:
+        if not pdfium_c.FPDFAnnot_IsChecked(form, annot):
+            return None
+        return _one_line(_utf16(pdfium_c.FPDFAnnot_GetFormFieldExportValue, form, annot)) or None
+    value = _utf16(pdfium_c.FPDFAnnot_GetFormFieldValue, form, annot)
+    return value.replace("\r\n", "\n").replace("\r", "\n").strip() or None
+
+
+def _annotations(page: Any, textpage: Any, form: Any) -> tuple[list[tuple[str, str]], list[str]]:
+    """``(label line or label, value)`` of the page's visible filled form fields, and its comments."""
+    import pypdfium2.raw as pdfium_c
+
+    fields: list[tuple[str, str]] = []
+    comments: list[str] = []
+    skip = (pdfium_c.FPDF_ANNOT_POPUP, pdfium_c.FPDF_ANNOT_LINK)
+    for i in range(pdfium_c.FPDFPage_GetAnnotCount(page.raw)):
+        annot = pdfium_c.FPDFPage_GetAnnot(page.raw, i)
+        if not annot:
+            continue
+        try:
+            if pdfium_c.FPDFAnnot_GetFlags(annot) & (pdfium_c.FPDF_ANNOT_FLAG_HIDDEN | pdfium_c.FPDF_ANNOT_FLAG_NOVIEW):
+                continue
+            subtype = pdfium_c.FPDFAnnot_GetSubtype(annot)
+            if subtype == pdfium_c.FPDF_ANNOT_WIDGET:
+                if form is None:
+                    continue
+                value = _field_value(form, annot)
+                if value is None:
+                    continue
+                rect = pdfium_c.FS_RECTF()
+                left = ""
+                if pdfium_c.FPDFAnnot_GetRect(annot, rect):
+                    bottom, top = sorted((rect.bottom, rect.top))
+                    beside = textpage.get_text_bounded(0, bottom, min(rect.left, rect.right), top)
+                    lines = [line for line in beside.replace("\r", "\n").split("\n") if line.strip()]
+                    left = lines[-1].strip() if lines else ""
+                label = (left
+                         or _one_line(_utf16(pdfium_c.FPDFAnnot_GetFormFieldAlternateName, form, annot))
+                         or _one_line(_utf16(pdfium_c.FPDFAnnot_GetFormFieldName, form, annot)))
+                fields.append((label, value))
+            elif subtype not in skip:
+                contents = _utf16(pdfium_c.FPDFAnnot_GetStringValue, annot, b"Contents")
+                contents = contents.replace("\r\n", "\n").replace("\r", "\n").strip()
+                if contents:
+                    author = _one_line(_utf16(pdfium_c.FPDFAnnot_GetStringValue, annot, b"T"))
+                    comments.append(f"{author}: {contents}" if author else contents)
+        finally:
+            pdfium_c.FPDFPage_CloseAnnot(annot)
+    return fields, comments
+
+
+def _with_fields(text: str, fields: list[tuple[str, str]]) -> str:
+    """``text`` with each value put on its label's line (first free whole-line match), else appended."""
+    lines = text.split("\n")
+    used: set[int] = set()
+    extra: list[str] = []
+    for label, value in fields:
+        at = next((i for i, line in enumerate(lines) if i not in used and line.strip() == label), None)
+        if at is not None and "\n" not in value:
+            lines[at] = f"{lines[at].rstrip()} {value}"
+            used.add(at)
+        else:
+            name = label.rstrip().rstrip(":").rstrip()
+            extra.append(f"{name}: {value}" if name else value)
+    body = "\n".join(lines)
+    if extra:
+        body = (body.rstrip("\n") + "\n" if body.strip() else "") + "\n".join(extra)
+    return body
 
 
 def _ocr_page(page: Any, dpi: int, languages: str) -> str:
@@ -50,13 +153,23 @@ class PdfExtractor(Extractor):
         ocr_done = 0
         ocr_error: str | None = None
         try:
+            if pdf.get_formtype() != pdfium.raw.FORMTYPE_NONE:
+                try:
+                    pdf.init_forms()  # before any page is loaded, so widgets get their form handle
+                except pdfium.PdfiumError as exc:
+                    report(f"form fields not read ({exc})", "form")
+            form = pdf.formenv.raw if pdf.formenv else None
             total = len(pdf)
             for index in range(total):
                 page = pdf[index]
+                comments: list[str] = []
                 try:
                     textpage = page.get_textpage()
                     try:
                         text = textpage.get_text_bounded().replace("\r\n", "\n").replace("\r", "\n")
+                        fields: list[tuple[str, str]] = []
+                        if pdfium.raw.FPDFPage_GetAnnotCount(page.raw) > 0:
+                            fields, comments = _annotations(page, textpage, form)
                     finally:
                         textpage.close()
                     if not text.strip() and _has_images(page):
@@ -73,10 +186,14 @@ class PdfExtractor(Extractor):
                             except OcrUnavailable as exc:
                                 ocr_error = str(exc)
                                 report(f"scanned page not read: {ocr_error}", where)
+                    if fields:
+                        text = _with_fields(text, fields)
                 finally:
                     page.close()
                 report_progress(index + 1, total, "pages")
                 yield Segment(text=text, page=index + 1)
+                if comments:
+                    yield Segment(text="\n".join(comments), page=index + 1, section="comments")
         finally:
             pdf.close()
 

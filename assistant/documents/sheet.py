@@ -2,16 +2,22 @@
 
 Rows come in blocks of :data:`ROWS_PER_SEGMENT`, cells joined by `` | ``, with the sheet and row range
 as the section (``Sheet1 rows 1-50``) so an answer can cite where a number came from.
+
+XLSX trusts the cells, never the stored summaries: the sheet's declared ``<dimension>`` is ignored (a
+wrong one would hide rows and columns), and a formula whose value was never computed (a file written
+by a program, not by Excel) shows as ``=SUM(B2:B4) (formula; value not computed)``, not as a blank.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 import warnings
 import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from assistant.documents.base import Extractor, register
 from assistant.documents.text import decode
@@ -20,6 +26,12 @@ from assistant.records import Segment
 
 ROWS_PER_SEGMENT = 50
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+NOT_COMPUTED = "(formula; value not computed)"
+# The end of a formula (``</f>`` or a self-closed shared ``<f .../>``) not followed by a cached value:
+# the cell ends, or its ``<v>`` is empty. Excel always stores values, so its files skip the second pass.
+_UNCACHED_FORMULA = re.compile(rb"(?:</(?:[A-Za-z_][\w.-]*:)?f>|<(?:[A-Za-z_][\w.-]*:)?f(?:\s[^<>]*)?/>)\s*"
+                               rb"(?:</(?:[A-Za-z_][\w.-]*:)?c>|<(?:[A-Za-z_][\w.-]*:)?v\s*/>"
+                               rb"|<(?:[A-Za-z_][\w.-]*:)?v>\s*</(?:[A-Za-z_][\w.-]*:)?v>)")
 
 
 def _cell(value: object) -> str:
@@ -75,8 +87,56 @@ class CsvExtractor(Extractor):
             raise InputError(str(path), f"malformed CSV ({exc})") from exc
 
 
+def _has_uncached_formulas(archive: zipfile.ZipFile | None, member: str | None) -> bool:
+    """Whether a worksheet part holds a formula without a cached value, scanned in chunks (bounded
+    memory). True when it cannot be told, so the formulas are then read."""
+    if archive is None or member is None:
+        return True
+    try:
+        with archive.open(member) as src:
+            tail = b""
+            while chunk := src.read(1 << 20):
+                if _UNCACHED_FORMULA.search(tail + chunk):
+                    return True
+                tail = chunk[-512:]
+    except (KeyError, OSError, zipfile.BadZipFile):
+        return True
+    return False
+
+
+def _with_formulas(values: Iterable[tuple[object, ...]], formulas: Iterable[tuple[object, ...]]
+                   ) -> Iterator[tuple[object, ...]]:
+    """Cached values, with the formula and a note where a formula cell has no cached value.
+
+    Both row streams come from the same sheet XML, so they hold the same rows and cells."""
+    for row, source in zip(values, formulas, strict=False):
+        if not any(v is None or v == "" for v in row) or not source:
+            yield row
+            continue
+        cells = list(row)
+        for i, value in enumerate(cells):
+            if (value is None or value == "") and i < len(source):
+                formula = source[i]
+                text = getattr(formula, "text", formula)  # ArrayFormula keeps its text in .text
+                if isinstance(text, str) and text.startswith("="):
+                    cells[i] = f"{text} {NOT_COMPUTED}"
+        yield tuple(cells)
+
+
+def _rows(sheet: Any, formula_book: Any) -> Iterator[tuple[object, ...]]:
+    """A read-only sheet's rows from A1 to its last real cell, whatever its ``<dimension>`` claims."""
+    sheet.reset_dimensions()
+    values = sheet.iter_rows(values_only=True)
+    if formula_book is None:
+        return values
+    source = formula_book[sheet.title]
+    source.reset_dimensions()
+    return _with_formulas(values, source.iter_rows(values_only=True))
+
+
 class XlsxExtractor(Extractor):
-    """Every worksheet, row by row, streaming (``read_only``); formulas give their last computed value."""
+    """Every worksheet, row by row, streaming (``read_only``); formulas give their last computed value,
+    or their text and a note when none was ever computed."""
 
     suffixes = (".xlsx", ".xlsm")
 
@@ -92,11 +152,20 @@ class XlsxExtractor(Extractor):
                 book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
             except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
                 raise InputError(str(path), f"corrupt or not an Excel workbook ({exc})") from exc
+            formula_book: Any = None
             try:
                 for sheet in book.worksheets:
-                    yield from row_blocks(sheet.iter_rows(values_only=True), sheet.title)
+                    formulas = _has_uncached_formulas(getattr(book, "_archive", None),
+                                                      getattr(sheet, "_worksheet_path", None))
+                    if formulas and formula_book is None:
+                        # Opened once, only for a sheet with uncached formulas: a second stream of the same
+                        # cells in which formula cells hold their text instead of their cached value.
+                        formula_book = openpyxl.load_workbook(str(path), read_only=True, data_only=False)
+                    yield from row_blocks(_rows(sheet, formula_book if formulas else None), sheet.title)
             finally:
                 book.close()
+                if formula_book is not None:
+                    formula_book.close()
 
 
 register(CsvExtractor())

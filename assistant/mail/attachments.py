@@ -1,7 +1,9 @@
 """A message and its attachments as documents for the question-answering pipeline.
 
 Supported attachments go through the :mod:`assistant.documents` extractors: each is written to a
-private temporary folder that is removed right after extraction. Others are listed with a reason.
+private temporary folder that is removed right after extraction (text in its declared charset). Others
+are listed with a reason: ``unsupported: TYPE``, the read error, ``encrypted (S/MIME): cannot be read`` /
+``encrypted (PGP): cannot be read``, or ``signature`` for a detached signature (not a failure).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from assistant.documents import extract, supported_suffixes
 from assistant.errors import InputError
 from assistant.mail.body import split_body
+from assistant.mail.parse import readable_data, sealed_reason
 from assistant.records import Attachment, Document, Message, Segment
 
 EARLIER_MESSAGES = " (earlier messages)"  # suffix of the document holding the quoted thread
@@ -22,7 +25,8 @@ EARLIER_MESSAGES = " (earlier messages)"  # suffix of the document holding the q
 
 @dataclass(frozen=True)
 class SkippedAttachment:
-    """An attachment that did not become a document, and why (``unsupported: TYPE`` or the read error)."""
+    """An attachment that did not become a document, and why (``unsupported: TYPE``, the read error,
+    ``encrypted (...): cannot be read``, or ``signature``)."""
 
     attachment: Attachment
     reason: str
@@ -70,12 +74,16 @@ def attachment_documents(message: Message, source: str) -> tuple[list[Document],
     skipped: list[SkippedAttachment] = []
     with tempfile.TemporaryDirectory(prefix="assistant-att-") as tmp:
         for i, att in enumerate(message.attachments):
+            sealed = sealed_reason(att)
+            if sealed:
+                skipped.append(SkippedAttachment(att, sealed))
+                continue
             suffix = _suffix(att, supported)
             if suffix is None:
                 skipped.append(SkippedAttachment(att, f"unsupported: {att.content_type}"))
                 continue
             path = Path(tmp) / f"{i}{suffix}"
-            path.write_bytes(att.data)
+            path.write_bytes(readable_data(att))
             try:
                 doc = extract(path)
             except InputError as exc:

@@ -1,48 +1,126 @@
-"""HTML mail bodies -> readable text with the standard library's ``html.parser`` (no scripts, no styles)."""
+"""HTML (mail bodies and pages) -> readable text, parsed by the HTML5 algorithm (``html5lib``).
+
+The tree is what a browser builds: optional end tags (``</head>``, ``</p>``, ``</td>``) are implied,
+so a page that never closes its head keeps its body. Scripts, styles and the head are dropped; block
+elements become line breaks; every table row is one line with its cells (``td`` and ``th`` alike)
+separated by a TAB; ``dt``/``dd`` and list items are lines of their own; ``pre`` keeps its layout.
+"""
 
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
+from typing import Any
 
-_BLOCK = {"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre",
-          "hr", "ul", "ol", "section", "article", "header", "footer", "title"}
-_SKIP = {"script", "style", "head", "template", "noscript"}
+import html5lib
+
+# Elements rendered as blocks (the HTML standard's display:block/list-item/table defaults, roughly).
+_BLOCK = {"address", "article", "aside", "blockquote", "caption", "center", "dd", "details", "dialog", "dir", "div",
+          "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+          "header", "hgroup", "hr", "legend", "li", "listing", "main", "menu", "nav", "ol", "p", "plaintext",
+          "pre", "section", "summary", "table", "tbody", "thead", "tfoot", "title", "ul", "xmp",
+          "body", "html", "frameset", "frame", "noframes", "search"}
+_SKIP = {"script", "style", "head", "template", "noscript", "iframe", "object", "svg", "math", "select"}
+_LINE = {"li", "dt", "dd", "caption", "figcaption", "legend", "summary"}  # one line each, not spaced
+_PRE = {"pre", "listing", "xmp", "plaintext", "textarea"}
+_CELLS = {"td", "th"}
+_SPACE = re.compile(r"[ \t\r\n\f]+")
+_MAX_NESTING = 400  # deeper trees are read flat (no Python recursion limit on hostile markup)
 
 
-class _TextParser(HTMLParser):
+def _tag(element: Any) -> str:
+    tag = element.tag
+    return tag.rsplit("}", 1)[-1].lower() if isinstance(tag, str) else ""
+
+
+class _Renderer:
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
+        self.out: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _SKIP:
-            self.skip += 1
-        elif tag in _BLOCK:
-            self.parts.append("\n")
-        elif tag == "td":
-            self.parts.append("\t")
+    def newline(self) -> None:
+        """Start a new line unless the output is already at one (rows and list items are not spaced)."""
+        last = next((part for part in reversed(self.out) if part.strip(" ")), "\n")
+        if not last.rstrip(" ").endswith("\n"):
+            self.out.append("\n")
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIP:
-            self.skip = max(0, self.skip - 1)
-        elif tag in _BLOCK:
-            self.parts.append("\n")
+    def text(self, value: str | None, pre: bool) -> None:
+        if value:
+            self.out.append(value.replace("\t", " ") if pre else _SPACE.sub(" ", value))
 
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(re.sub(r"[ \t\r\n]+", " ", data))
+    def element(self, element: Any, pre: bool = False, level: int = 0) -> None:
+        tag = _tag(element)
+        if not isinstance(element.tag, str) or tag in _SKIP:  # comments, processing instructions
+            return
+        if level > _MAX_NESTING:
+            self.text(" ".join(element.itertext()), False)
+            return
+        if tag == "br":
+            self.out.append("\n")
+            return
+        if tag == "tr":
+            cells = [_cell_text(cell, level + 1) for cell in element if _tag(cell) in _CELLS]
+            if any(cells):
+                self.newline()
+                self.out.append("\t".join(cells) + "\n")
+            return
+        if tag in _CELLS:  # a cell outside a row (broken tables are repaired by the parser; this is a guard)
+            self.out.append("\t")
+        line = tag in _LINE
+        block = tag in _BLOCK and not line
+        pre = pre or tag in _PRE
+        if line:
+            self.newline()
+        elif block:
+            self.out.append("\n")
+        if tag == "img" and element.get("alt"):
+            self.text(f" {element.get('alt')} ", False)
+        self.text(element.text, pre)
+        for child in element:
+            self.element(child, pre, level + 1)
+            self.text(child.tail, pre)
+        if block or line:
+            self.out.append("\n")
+
+
+def _cell_text(cell: Any, level: int) -> str:
+    """One table cell on one line: its blocks (paragraphs, nested tables) are joined by spaces."""
+    renderer = _Renderer()
+    renderer.text(cell.text, False)
+    for child in cell:
+        renderer.element(child, False, level + 1)
+        renderer.text(child.tail, False)
+    return _SPACE.sub(" ", "".join(renderer.out)).strip()
+
+
+def parse_html(html: str) -> Any:
+    """The HTML5 tree of ``html`` (an ElementTree element for ``<html>``, no namespaces)."""
+    return html5lib.parse(html, treebuilder="etree", namespaceHTMLElements=False)
+
+
+def _tidy(text: str) -> str:
+    lines = []
+    for line in text.split("\n"):
+        # Spaces are trimmed; TABs are cell separators and stay (an empty first cell keeps its place).
+        lines.append(line.strip(" \r\f\v") if line.strip() else "")
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
+
+
+def tree_text(root: Any) -> str:
+    """The visible text of a parsed tree (its body; the head is not shown)."""
+    renderer = _Renderer()
+    renderer.element(root)
+    return _tidy("".join(renderer.out))
+
+
+def tree_title(root: Any) -> str:
+    """The document's ``<title>``, whitespace collapsed ("" when none)."""
+    title = root.find("head/title")
+    return " ".join("".join(title.itertext()).split()) if title is not None else ""
 
 
 def html_to_text(html: str) -> str:
-    """The visible text of ``html``: block elements become line breaks; never raises."""
-    parser = _TextParser()
+    """The visible text of ``html``: block elements become line breaks, table cells TABs; never raises."""
     try:
-        parser.feed(html)
-        parser.close()
-    except Exception:  # noqa: BLE001  (html.parser is lenient; this is the last guard)
+        return tree_text(parse_html(html))
+    except Exception:  # noqa: BLE001  (the HTML5 parser accepts anything; this is the last guard)
         return re.sub(r"<[^>]*>", " ", html)
-    text = "".join(parser.parts)
-    lines = [line.strip() for line in text.splitlines()]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+

@@ -4,22 +4,44 @@ Parsing never raises: whatever is broken (bad base64, unknown charsets, malforme
 best it can be and named in ``Message.defects``. Text parts are decoded here rather than with
 ``get_content()``, which raises ``LookupError`` on unknown charsets and mangles mislabelled ones: the
 declared charset is tried, then UTF-8, then cp1252 (which never fails with ``errors="replace"``).
+
+Signed and encrypted mail (RFC 8551 S/MIME, RFC 3156 PGP/MIME): opaque S/MIME signed-data is not
+encrypted, so its inner MIME entity is unwrapped (the CMS ``SignedData``, RFC 5652, read with asn1crypto) and read
+like the rest; encrypted parts are kept as attachments that :func:`sealed_reason` names as encrypted, so
+readers report them and their ciphertext never becomes text; detached signatures are named ``signature``.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import email
 import email.policy
 import email.utils
+import re
 from datetime import datetime
 from email.message import EmailMessage
 from email.message import Message as MimePart
 from typing import Any
 
+from asn1crypto import cms
+
 from assistant.mail.html import html_to_text
 from assistant.records import Attachment, Message
 
 MAX_DEPTH = 20
+
+ENCRYPTED_SMIME = "encrypted (S/MIME): cannot be read"
+ENCRYPTED_PGP = "encrypted (PGP): cannot be read"
+SIGNATURE = "signature"
+
+_SMIME = {"application/pkcs7-mime", "application/x-pkcs7-mime"}
+_SIGNATURES = {"application/pkcs7-signature", "application/x-pkcs7-signature", "application/pgp-signature"}
+_PGP_ARMOUR = re.compile(r"-----BEGIN PGP MESSAGE-----.*?(?:-----END PGP MESSAGE-----|\Z)", re.DOTALL)
+# Readers that take BOM-marked UTF-8; text in these is re-encoded from its declared charset before reading.
+_TEXT_TYPES = {"text/plain", "text/html", "text/csv", "text/calendar", "text/vcard", "text/x-vcard", "text/directory",
+               "text/markdown", "text/x-markdown", "text/tab-separated-values", "application/xhtml+xml"}
+_TEXT_SUFFIXES = (".txt", ".text", ".log", ".md", ".html", ".htm", ".xhtml", ".csv", ".tsv", ".ics", ".vcs", ".vcf")
 
 
 def decode_text(data: bytes, charset: str | None) -> tuple[str, str | None]:
@@ -77,6 +99,65 @@ def _ids(value: str) -> tuple[str, ...]:
     return tuple(part for part in value.replace(",", " ").split() if part.startswith("<") and part.endswith(">"))
 
 
+_ENCRYPTED_TYPES = {"enveloped_data", "encrypted_data", "authenticated_enveloped_data"}
+
+
+def pkcs7_content(data: bytes) -> tuple[str | None, bytes | None]:
+    """What a PKCS #7 / CMS ``ContentInfo`` (RFC 5652) holds: ``("signed", inner bytes or None)``,
+    ``("encrypted", None)``, or ``(None, None)`` when ``data`` is not one (DER, BER, base64 or PEM).
+    Parsed with asn1crypto."""
+    stripped = data.strip()
+    if stripped.startswith(b"-----BEGIN"):
+        stripped = b"".join(line for line in stripped.splitlines() if line and not line.startswith(b"-----"))
+    if stripped[:1] != b"\x30":
+        try:
+            stripped = base64.b64decode(stripped, validate=False)
+        except (binascii.Error, ValueError):
+            return None, None
+    try:
+        info = cms.ContentInfo.load(stripped)
+        kind = info["content_type"].native
+        if kind in _ENCRYPTED_TYPES:
+            return "encrypted", None
+        if kind != "signed_data":
+            return None, None
+        inner = info["content"]["encap_content_info"]["content"].native
+    except (ValueError, TypeError, KeyError):
+        return None, None
+    return "signed", inner if isinstance(inner, bytes) and inner else None  # None: detached signature
+
+
+def sealed_reason(attachment: Attachment) -> str | None:
+    """Why an attachment is not read as a document: encrypted (S/MIME or PGP) or a ``signature``; else ``None``."""
+    ctype = attachment.content_type.lower()
+    name = attachment.filename.lower()
+    if ctype in _SIGNATURES or name.endswith((".p7s", ".sig")) and ctype.startswith("application/"):
+        return SIGNATURE
+    if ctype in ("application/pgp-encrypted", "multipart/encrypted") or name.endswith((".pgp", ".gpg")):
+        return ENCRYPTED_PGP
+    if b"-----BEGIN PGP MESSAGE-----" in attachment.data[:4096].lstrip()[:64]:
+        return ENCRYPTED_PGP
+    if ctype in _SMIME or name.endswith(".p7m"):
+        kind, content = pkcs7_content(attachment.data)
+        return SIGNATURE if kind == "signed" and content is None else ENCRYPTED_SMIME
+    return None
+
+
+def readable_data(attachment: Attachment) -> bytes:
+    """The bytes a reader should get: text whose MIME charset was declared arrives as BOM-marked UTF-8
+    (the declared charset wins; the readers' guessing stays the fallback when it does not decode)."""
+    text_like = (attachment.content_type.lower() in _TEXT_TYPES
+                 or attachment.content_type.lower().startswith("text/")
+                 and attachment.filename.lower().endswith(_TEXT_SUFFIXES))
+    if not attachment.charset or not text_like or attachment.data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return attachment.data
+    try:
+        text = attachment.data.decode(attachment.charset)
+    except (LookupError, UnicodeDecodeError, ValueError):
+        return attachment.data
+    return b"\xef\xbb\xbf" + text.removeprefix("\ufeff").encode("utf-8")
+
+
 class _Walker:
     """Collects the text, HTML and attachments of a MIME tree."""
 
@@ -93,17 +174,46 @@ class _Walker:
             return
         try:
             ctype = part.get_content_type()
+            if ctype == "multipart/encrypted":
+                self._encrypted(part)
+                return
             if part.is_multipart() and ctype != "message/rfc822":
                 payload = part.get_payload()
                 for sub in payload if isinstance(payload, list) else []:
                     if isinstance(sub, MimePart):
                         self.walk(sub, depth + 1)
                 return
-            self._leaf(part, ctype)
+            self._leaf(part, ctype, depth)
         except Exception as exc:  # noqa: BLE001  (one broken part never stops the others)
             self.defects.append(f"a {type(exc).__name__} while reading a part: {exc}")
 
-    def _leaf(self, part: MimePart, ctype: str) -> None:
+    def _encrypted(self, part: MimePart) -> None:
+        """A PGP/MIME (or other) encrypted entity: kept whole as one sealed attachment, never read."""
+        protocol = str(part.get_param("protocol") or "").lower()
+        payload = part.get_payload()
+        pieces = [p for p in payload if isinstance(p, MimePart)] if isinstance(payload, list) else []
+        body = pieces[-1].get_payload(decode=True) if pieces else None
+        data = body if isinstance(body, bytes) else b""
+        if "pgp" in protocol or not protocol:
+            name = (_filename(pieces[-1], self.defects) if pieces else "") or "encrypted.asc"
+            self.attachments.append(Attachment(name, "application/pgp-encrypted", len(data), data))
+        else:
+            self.attachments.append(Attachment("encrypted.bin", "multipart/encrypted", len(data), data))
+
+    def _smime(self, part: MimePart, ctype: str, filename: str, data: bytes, depth: int) -> bool:
+        """Unwrap opaque S/MIME signed-data and read its inner entity; False when ``part`` is not that."""
+        smime_type = str(part.get_param("smime-type") or "").lower()
+        if not (ctype in _SMIME or filename.lower().endswith(".p7m")) or smime_type in (
+                "enveloped-data", "authenveloped-data", "compressed-data"):
+            return False
+        kind, content = pkcs7_content(data)
+        if kind != "signed" or content is None:
+            return False
+        inner = email.message_from_bytes(content, policy=email.policy.default)
+        self.walk(inner, depth + 1)
+        return True
+
+    def _leaf(self, part: MimePart, ctype: str, depth: int = 0) -> None:
         filename = _filename(part, self.defects)
         disposition = part.get_content_disposition()
         if ctype == "message/rfc822":
@@ -114,14 +224,23 @@ class _Walker:
             return
         payload = part.get_payload(decode=True)
         data = payload if isinstance(payload, bytes) else b""
+        if self._smime(part, ctype, filename, data, depth):
+            return
         if ctype in ("text/plain", "text/html") and disposition != "attachment" and not filename:
             text, defect = decode_text(data, part.get_content_charset())
             if defect:
                 self.defects.append(defect)
+            if "-----BEGIN PGP MESSAGE-----" in text:  # inline PGP: the ciphertext is sealed, never text
+                for block in _PGP_ARMOUR.findall(text):
+                    sealed = block.encode("utf-8")
+                    self.attachments.append(Attachment("encrypted.asc", "application/pgp-encrypted",
+                                                       len(sealed), sealed))
+                text = _PGP_ARMOUR.sub("", text)
             (self.text if ctype == "text/plain" else self.html).append(
                 text if ctype == "text/plain" else html_to_text(text))
             return
-        self.attachments.append(Attachment(filename or _default_name(ctype), ctype, len(data), data))
+        charset = part.get_content_charset() if ctype.startswith("text/") else None
+        self.attachments.append(Attachment(filename or _default_name(ctype), ctype, len(data), data, charset))
 
 
 def _filename(part: MimePart, defects: list[str]) -> str:
