@@ -143,7 +143,7 @@ def test_not_found_scores_zero(tiny: tuple[Task, object]) -> None:
     s = summarize_answers(out)["r"]
     assert (s["EM"], s["F1"], s["contained"], s["not_found"]) == (0.0, 0.0, 0.0, 1.0)
     assert s["supported"] is None and s["not_found_unanswerable"] is None  # no answers, no unanswerable questions
-    assert answers_table({"r": s})[2].startswith("| r | 2 | 0.000 | 0.000 | 0.000 | 1.000 | - | - |")
+    assert answers_table({"r": s})[2].startswith("| r | 2 | 0.000 | 0.000 | 0.000 | 0.000 | 1.000 | - | - |")
 
 
 def test_report_files(tmp_path: Path) -> None:

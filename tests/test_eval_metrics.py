@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.eval.hotpot import is_gold
-from assistant.eval.metrics import contains, exact_match, gold_ranks, recall_at, reciprocal_rank, token_f1
+from assistant.eval.metrics import contains, exact_match, gold_ranks, key_match, recall_at, reciprocal_rank, token_f1
 from assistant.records import Chunk
 
 
@@ -42,3 +42,17 @@ def test_answer_metrics_by_hand(pred: str, gold: list[str], em: float, f1: float
     assert exact_match(pred, gold) == em
     assert token_f1(pred, gold) == pytest.approx(f1)
     assert contains(pred, gold) == cont
+
+
+@pytest.mark.parametrize("pred,gold,ok", [
+    ("5", "five (5) years", 1.0), ("0.5%", "0.5% of the order value per calendar day", 1.0),
+    ("2.8%", "2.8 percent", 1.0), ("EUR 10,000,000", "EUR 10,000,000 per occurrence", 1.0),
+    ("Netherlands", "substantive laws of the Netherlands", 1.0), ("six weeks", "from four to six weeks", 1.0),
+    ("Hafenstrasse 112, 28217 Bremen, Germany", "Hafenstrasse 112, 28217 Bremen", 1.0),  # contains the gold
+    ("interest", "3.25 percentage points above the main refinancing rate, as interest", 0.0),  # no key
+    ("0.5% per week", "0.5% of the order value per calendar day", 0.0),  # a word the gold does not have
+    ("laws", "substantive laws of the Netherlands", 0.0), ("", "five (5) years", 0.0),
+    ("order value", "0.5% of the order value per calendar day", 0.0),
+])
+def test_key_match_by_hand(pred: str, gold: str, ok: float) -> None:
+    assert key_match(pred, [gold]) == ok

@@ -25,12 +25,14 @@ TASK_HELP = ("hotpot: 500 HotpotQA questions against all their paragraphs (~600k
              "padded past 1M tokens; nq: NQ-open questions against all NQ gold passages; kv: 100 key-value "
              "questions; needle: 20 needles in essays")
 ANSWER_COLUMNS = ("Columns (means per question): EM, F1 and gold contained score the short answer on answerable "
-                  "questions; not found = share of questions answered \"not found\" (answerable: wrongly; "
-                  "unanswerable: rightly); supported = share of answers whose short answer stands in the passages "
-                  "they cite; first token = seconds until the person sees the answer start; gold R@3 of "
-                  "first read = share of gold passages among the passages of the first LLM read; gold ever read = "
-                  "share of gold passages in any passages the LLM read (rewrites, fallback); LLM calls and prompt "
-                  "tokens per question; end-to-end = retrieval + all LLM calls, seconds.")
+                  "questions; gold key stated = the short answer holds a gold answer, or is part of one and holds "
+                  "its key (its first number, else a capitalised word or half its content words: \"5\" for \"five (5) "
+                  "years\"); not found = share of questions answered \"not found\" (answerable: wrongly; unanswerable:"
+                  " rightly); supported = share of answers whose short answer stands in the passages they cite; "
+                  "first token = seconds until the person sees the answer start; gold R@3 of first read = share of "
+                  "gold passages among the passages of the first LLM read; gold ever read = share of gold passages "
+                  "in any passages the LLM read (rewrites, fallback); LLM calls and prompt tokens per question; "
+                  "end-to-end = retrieval + all LLM calls, seconds.")
 PLAIN = ("bm25", "exact scan", "dense-everything", "dense10", "rrf20")
 LEGEND = {
     "bm25": "`bm25` BM25 alone",

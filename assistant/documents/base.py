@@ -68,12 +68,14 @@ def _load_builtin() -> None:
             html,
             ical,
             msg,
+            odf,
             pdf,
             rtf,
             sheet,
             slides,
             text,
             tnef,
+            word97,
         )
 
 
@@ -146,17 +148,30 @@ def _printable(head: bytes) -> bool:
     return sum(c.isprintable() or c in "\r\n\t\f" for c in text) >= 0.95 * max(len(text), 1)
 
 
+def _binary(head: bytes) -> bool:
+    """NUL bytes that are not UTF-16 (where every other byte of ASCII text is NUL)."""
+    if b"\x00" not in head or head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    half = max(len(head) // 2, 1)
+    return max(head[0::2].count(0), head[1::2].count(0)) < 0.4 * half
+
+
 def _extractor_for(name: str, content_type: str | None = None,
                    head: bytes = b"") -> tuple[Extractor | None, str]:
     _load_builtin()
     suffix = Path(name).suffix.lower()
     if suffix in _REGISTRY:
         return _REGISTRY[suffix], suffix
+    if content_type and content_type.startswith("text/") and _binary(head):
+        # A broken Content-Type header defaults to text/plain: a JPEG must not be read as text.
+        return None, suffix or "binary data declared as text"
     guessed = mimetypes.guess_extension(content_type) if content_type else None
     if guessed and guessed in _REGISTRY:
         return _REGISTRY[guessed], guessed
     if not content_type or content_type.startswith(("text/", "message/", "multipart/", "application/octet")):
         sniffed = sniff(head)
+        if content_type and content_type.startswith("text/") and sniffed in (".eml", ".mbox"):
+            sniffed = ".txt"  # declared text that looks like headers (text/rfc822-headers) is shown as text
         # A zip with a suffix we do not know (.odt, .jar, .epub) is a format of its own, not an archive.
         if sniffed in _REGISTRY and not (sniffed == ".zip" and suffix):
             return _REGISTRY[sniffed], sniffed

@@ -84,7 +84,8 @@ def _make(doc: Document, cid: int, start: int, end: int, n_tokens: int) -> Chunk
 def _split_long(text: str, start: int, end: int, tokenizer: Any,
                 chunk_tokens: int) -> list[tuple[int, int, int]]:
     """Cut ``text[start:end]`` every ``chunk_tokens`` tokens, at token boundaries; (start, end, n)."""
-    enc = tokenizer(text[start:end], add_special_tokens=False, return_offsets_mapping=True)
+    enc = tokenizer(text[start:end], add_special_tokens=False, return_offsets_mapping=True,
+                    verbose=False)  # a long text is cut here, never fed whole to the model: no length warning
     offsets = enc["offset_mapping"]
     out = []
     for i in range(0, len(offsets), chunk_tokens):

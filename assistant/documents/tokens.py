@@ -49,8 +49,10 @@ def token_lengths(tokenizer: Any, texts: Sequence[str], *,
     done = len(texts) - len(exact)
     for k in range(0, len(exact), batch):
         part = exact[k:k + batch]
+        # verbose=False: counting a long text is not feeding it to the model, so no "sequence length is
+        # longer than the specified maximum" warning on the terminal
         ids = tokenizer([texts[i] for i in part], add_special_tokens=False, return_attention_mask=False,
-                        return_token_type_ids=False)["input_ids"]
+                        return_token_type_ids=False, verbose=False)["input_ids"]
         for i, x in zip(part, ids, strict=True):
             lengths[i] = len(x)
         if progress:

@@ -31,7 +31,7 @@ import numpy as np
 
 from assistant.config import PipelineOptions
 from assistant.eval.hotpot import Question, is_gold
-from assistant.eval.metrics import contains, exact_match, gold_ranks, latency_stats, token_f1
+from assistant.eval.metrics import contains, exact_match, gold_ranks, key_match, latency_stats, token_f1
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Usage
 from assistant.ttrag import conditional, grounding, pipeline
@@ -91,6 +91,7 @@ class Outcome:
     retrieval_s: float
     llm_s: float
     stages: dict[str, Any] = field(default_factory=dict)  # seconds per stage, and "route"
+    key: float = 0.0  # the short answer states the gold's key (metrics.key_match)
 
     @property
     def total_s(self) -> float:
@@ -249,7 +250,7 @@ def run_answers(ctx: Context, questions: Sequence[Question], models: Models, sys
                                      r.first_token_s, exact_match(text, q.answers), token_f1(text, q.answers),
                                      contains(text, q.answers), first, any_read, len(used),
                                      sum(u.prompt_tokens for u in used), r.retrieval_s,
-                                     sum(u.total_s for u in used), r.stages))
+                                     sum(u.total_s for u in used), r.stages, key_match(text, q.answers)))
             tick(name)
     return out
 
@@ -283,6 +284,7 @@ def summarize_answers(outcomes: dict[str, list[Outcome]]) -> dict[str, dict[str,
         res[name] = {
             "n": len(rows), "EM": _mean([o.em for o in answerable]), "F1": _mean([o.f1 for o in answerable]),
             "contained": _mean([o.contained for o in answerable]),
+            "key": _mean([o.key for o in answerable]),
             "not_found": _mean([not o.found for o in answerable]) if answerable else None,
             "not_found_unanswerable": _mean([not o.found for o in unanswerable]) if unanswerable else None,
             "supported": _mean([o.supported for o in found]) if found else None,

@@ -66,6 +66,41 @@ def contains(prediction: str, answers: Sequence[str]) -> float:
     return float(any(normalize(a) and normalize(a) in pred for a in answers))
 
 
+_STOP = frozenset("of to in on at by for from and or per with under than is are was be as its it this that "
+                  "after before".split())
+
+
+def key_match(prediction: str, answers: Sequence[str]) -> float:
+    """1.0 when the prediction states a gold answer's key, for golds written as phrases ("five (5) years",
+    "0.5% of the order value per calendar day") that a short answer ("5", "0.5%") states in part.
+
+    The prediction must contain a gold answer (:func:`contains`), or be made only of the gold's words
+    (SQuAD-normalised) and hold the gold's first number ("5" in "five (5) years"); for a gold without a
+    number, a capitalised word of it ("Netherlands" in "substantive laws of the Netherlands") or at least
+    half of its content words ("six weeks" in "from four to six weeks"). A part without the key
+    ("interest" for "3.25 percentage points above the rate ... interest") does not match.
+    """
+    if contains(prediction, answers):
+        return 1.0
+    pred = normalize(prediction).split()
+    if not pred:
+        return 0.0
+    for a in answers:
+        gold = normalize(a).split()
+        if not set(pred) <= set(gold):
+            continue
+        numbers = [t for t in gold if any(ch.isdigit() for ch in t)]
+        if numbers:
+            if numbers[0] in pred:
+                return 1.0
+            continue
+        capitals = {normalize(w) for w in a.split() if w[:1].isupper()} - {""}
+        content = [t for t in gold if t not in _STOP]
+        if capitals & set(pred) or (content and sum(t in pred for t in content) * 2 >= len(content)):
+            return 1.0
+    return 0.0
+
+
 def percentile(values: Sequence[float], p: float) -> float:
     """The ``p``-th percentile (0-100), linear interpolation (numpy's default); NaN when empty."""
     return float(np.percentile(values, p)) if len(values) else float("nan")

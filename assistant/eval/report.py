@@ -60,10 +60,10 @@ def latency_table(rows: Mapping[str, Mapping[str, float]]) -> list[str]:
 
 
 def answers_table(summary: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    lines = ["| system | n | EM | token F1 | gold contained | not found (answerable) | not found (unanswerable) | "
-             "supported by cited passages | gold R@3 of first read | gold ever read | LLM calls | prompt tokens | "
-             "first token s p50 / p95 | end-to-end s mean / p50 / p95 |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| system | n | EM | token F1 | gold contained | gold key stated | not found (answerable) | "
+             "not found (unanswerable) | supported by cited passages | gold R@3 of first read | gold ever read | "
+             "LLM calls | prompt tokens | first token s p50 / p95 | end-to-end s mean / p50 / p95 |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 
     def opt(v: Any) -> str:
         return "-" if v is None or v != v else f"{v:.3f}"
@@ -71,7 +71,8 @@ def answers_table(summary: Mapping[str, Mapping[str, Any]]) -> list[str]:
     for name, r in summary.items():
         t, f = r["total_s"], r["first_token_s"]
         lines.append(f"| {name} | {r['n']} | {opt(r['EM'])} | {opt(r['F1'])} | {opt(r['contained'])} | "
-                     f"{opt(r['not_found'])} | {opt(r.get('not_found_unanswerable'))} | {opt(r.get('supported'))} | "
+                     f"{opt(r.get('key'))} | {opt(r['not_found'])} | {opt(r.get('not_found_unanswerable'))} | "
+                     f"{opt(r.get('supported'))} | "
                      f"{r['R@3 first read']:.3f} | {r['gold ever read']:.3f} | "
                      f"{r['llm_calls']:.1f} | {r['prompt_tokens']:.0f} | {f['p50']:.1f} / {f['p95']:.1f} | "
                      f"{t['mean']:.1f} / {t['p50']:.1f} / {t['p95']:.1f} |")
