@@ -45,7 +45,8 @@ class CachedRef:
         return f"{self.account}:{self.folder}:{self.uid}"
 
 
-def _safe(name: str) -> str:
+def safe_name(name: str) -> str:
+    """``name`` as one flat, reversible path part (percent-encoded; a leading dot encoded too)."""
     # Percent-encoding keeps every folder name (slashes, non-ASCII) one flat, reversible path part;
     # a leading dot is encoded too so "." and ".." cannot escape.
     s = quote(name, safe="")
@@ -60,7 +61,7 @@ class MailCache:
         self.max_bytes = max_bytes
 
     def _folder_dir(self, account: str, folder: str) -> Path:
-        return self.root / _safe(account) / _safe(folder)
+        return self.root / safe_name(account) / safe_name(folder)
 
     def _mkdir(self, path: Path) -> None:
         # The mail root is created private first; folders below it inherit nothing, so each is 0700.
@@ -121,7 +122,7 @@ class MailCache:
         """Every cached message of the current UIDVALIDITY of each folder, by account, folder and UID."""
         if not self.root.is_dir():
             return
-        accounts = [self.root / _safe(account)] if account else sorted(self.root.iterdir())
+        accounts = [self.root / safe_name(account)] if account else sorted(self.root.iterdir())
         for acc_dir in accounts:
             if not acc_dir.is_dir():
                 continue
@@ -141,7 +142,7 @@ class MailCache:
 
     def clear(self, account: str | None = None) -> None:
         """Remove every cached message (of one account, or all)."""
-        _remove_tree(self.root / _safe(account) if account else self.root)
+        _remove_tree(self.root / safe_name(account) if account else self.root)
 
     def size(self) -> int:
         """Bytes used by cached messages."""

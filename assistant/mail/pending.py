@@ -22,6 +22,7 @@ from urllib.parse import quote, unquote
 
 from assistant.config import data_dir
 from assistant.errors import ConfigError, FolderError
+from assistant.mail.cache import safe_name
 from assistant.mail.imap import ImapSource
 
 log = logging.getLogger(__name__)
@@ -57,8 +58,7 @@ class PendingDrafts:
         self.root = root or data_dir() / "pending-drafts"
 
     def _dir(self, account: str) -> Path:
-        name = quote(account, safe="")
-        return self.root / ("%2E" + name[1:] if name.startswith(".") else name)  # "." and ".." cannot escape
+        return self.root / safe_name(account)
 
     def keep(self, account: str, draft: EmailMessage) -> PendingDraft:
         """Store ``draft`` for ``account`` (it must carry a Message-ID); returns what was kept.
