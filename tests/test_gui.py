@@ -157,12 +157,52 @@ def test_cancel_a_long_ask_returns_to_idle(qtbot: QtBot, window: MainWindow, sto
     window.ask_panel.ask_button.click()
     qtbot.waitUntil(lambda: "tin" in window.ask_panel.answer_text.toPlainText(), timeout=30000)
     assert not window.progress.idle and window.progress.isVisible()
+    assert window.ask_panel.ask_button.text() == "Stop"
+    task = window.ask_panel._task
+    window.ask_panel.question.returnPressed.emit()  # Enter again does not silently restart it
+    window.ask_action.trigger()
+    assert window.ask_panel._task is task and not task.cancel.is_set() and "Still answering" in \
+        window.ask_panel.meta.text()
     window.progress.cancel_button.click()
     assert window.progress.idle and not window.progress.isVisible() and not window.ask_panel.busy
-    shown = window.ask_panel.answer_text.toPlainText()
+    assert window.ask_panel.answer_text.toPlainText() == "Cancelled."
+    assert window.ask_panel.ask_button.text() == "Ask"
     assert window.runner.wait(10000)  # the pipeline stopped at its next step
     qtbot.wait(100)
-    assert window.ask_panel.answer is None and window.ask_panel.answer_text.toPlainText() == shown
+    assert window.ask_panel.answer is None and window.ask_panel.answer_text.toPlainText() == "Cancelled."
+
+
+def test_stop_button_stops_a_long_prefill_of_the_real_model(qtbot: QtBot, user_dirs: Path, fast_llm: object,
+                                                            tokenizer: object, embedder: object,
+                                                            encoder: object, tmp_path: Path) -> None:
+    store = ModelStore(Settings(pipeline=PipelineOptions(router=False, max_rewrites=0, ce_top_k=8,
+                                                         max_answer_tokens=64)))
+    store._tokenizer, store._embedder, store._encoder = tokenizer, embedder, encoder
+    store._generator = fast_llm  # type: ignore[assignment]
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    doc = tmp_path / "facts.txt"
+    clauses = [f"Clause {i}. Warehouse {i} stores {i * 3} crates of tin in row {i % 7}." for i in range(300)]
+    doc.write_text(uuid.uuid4().hex + "\n\n" + "\n\n".join(clauses) + "\n\n" + FACTS)  # new: no saved prefix
+    window.open_files([doc])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=60000)
+    stages: list[str] = []
+    window.runner.progressed.connect(lambda task, e: stages.append(getattr(e, "stage", "")))
+    window.ask_panel.question.setText("When is payment due?")
+    window.ask_panel.ask_button.click()
+    qtbot.waitUntil(lambda: "generate" in stages, timeout=60000)  # the model is reading the passages
+    qtbot.wait(300)
+    assert window.ask_panel.ask_button.text() == "Stop"
+    t0 = time.perf_counter()
+    window.ask_panel.ask_button.click()
+    assert window.runner.wait(2000)  # the model call itself stopped
+    lag = time.perf_counter() - t0
+    usage = fast_llm.usage[-1]  # type: ignore[attr-defined]
+    ctx = window.ask_panel.session.context  # type: ignore[union-attr]
+    passages = fast_llm.count_tokens("\n".join(c.text for c in ctx.chunks[:8]))  # type: ignore[attr-defined]
+    print(f"\nStop during the reader's prefill (SmolLM2-135M, a prompt of about {passages} tokens of passages): "
+          f"worker ended {lag:.3f} s after Stop")
+    assert window.ask_panel.answer_text.toPlainText() == "Cancelled." and usage.completion_tokens == 0
 
 
 def test_fast_llm_streams_an_answer(qtbot: QtBot, user_dirs: Path, fast_llm: object, tokenizer: object,
@@ -376,3 +416,69 @@ def test_a_draft_saved_offline_is_kept_and_shown_as_waiting(qtbot: QtBot, window
     [kept] = PendingDrafts().waiting("acc")
     assert kept.subject == "Re: Topic 1" and b"See you then." in kept.path.read_bytes()
     assert window.pending_label.isVisibleTo(window) and "1 draft(s) waiting" in window.pending_label.text()
+
+
+NOT_FOUND = json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+
+
+def test_not_found_lists_passages_read_and_names_each_attempt(qtbot: QtBot, window: MainWindow, store: ModelStore,
+                                                              tmp_path: Path) -> None:
+    rewrites = iter(["warehouse rent", "storage fees", "monthly charges"])
+    store._generator = ScriptedGenerator(lambda r: next(rewrites) if r.purpose == "rewrite" else
+                                         ROUTE if r.purpose == "route" else NOT_FOUND)
+    doc = tmp_path / "facts.txt"
+    doc.write_text(FACTS)
+    window.open_files([doc])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    labels: list[str] = []
+    window.runner.progressed.connect(lambda task, e: labels.append(window.progress.stage.text()))
+    ask(qtbot, window, "What is the rent of the warehouse?")
+    panel = window.ask_panel
+    assert panel.answer is not None and not panel.answer.found
+    assert panel.sources_label.text() == "Passages read (no answer found in them)"
+    assert panel.sources.accessibleName() == "Passages read"
+    assert "Attempt 2 of 4: searching again with \u2018warehouse rent\u2019" in labels
+    assert any(label.startswith("Attempt 4 of 4") for label in labels)
+    assert not any("Routing" in label or "Conditional" in label for label in labels)
+    assert not any(label.count("Reading files") > 1 for label in labels)
+
+
+def test_open_files_add_up_and_can_be_removed(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    first, second, broken = tmp_path / "contract.md", tmp_path / "amendment.txt", tmp_path / "broken.pdf"
+    first.write_text(FACTS)
+    second.write_text("Amendment 1. The payment term is extended to 60 days.")
+    broken.write_bytes(b"%PDF-1.4 this is not really a pdf")
+    window.open_files([first])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    assert window.focusWidget() is window.ask_panel.question  # ready to type the question
+    ask(qtbot, window, "When is payment due?")
+    kept = window.open_docs[str(first)]
+    window.open_files([second, broken])  # Ctrl+O again adds, it does not replace
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    assert window.open_docs[str(first)] is kept  # the first file was not read again
+    sources = {d.source for d in window.ask_panel.session.context.documents}  # type: ignore[union-attr]
+    assert len(sources) == 2 and any("amendment" in s for s in sources)
+    lines = [window.ask_panel.files.list.item(i).text() for i in range(window.ask_panel.files.list.count())]
+    assert len(lines) == 3 and any(line.startswith("\u2716 broken.pdf: could not be read (") for line in lines)
+    assert window.ask_panel.answer is not None and "changed since this answer" in window.ask_panel.meta.text()
+    window.close_files([str(first)])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    assert [d.source for d in window.ask_panel.session.context.documents] == [  # type: ignore[union-attr]
+        window.open_docs[str(second)].source]
+    assert len(window.ask_panel.files.paths()) == 2
+
+
+def test_menu_icon_and_one_elapsed_figure(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    menu = window.menuBar().actions()[0].menu()
+    actions = menu.actions()  # type: ignore[union-attr]
+    assert actions[-1].text() == "Quit" and actions[-2].isSeparator() and actions[-3].text() == "Settings\u2026"
+    assert not window.windowIcon().isNull()
+    doc = tmp_path / "facts.txt"
+    doc.write_text(FACTS)
+    window.open_files([doc])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    started: list[float] = []
+    window.runner.started.connect(lambda task: started.append(task.started_at))
+    ask(qtbot, window, "When is payment due?")
+    assert window.progress._t0 == started[-1]  # the progress clock and the answer count from one start
+    assert window.ask_panel.meta.text().endswith(f"{window.ask_panel.elapsed:.1f} s")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,12 +58,14 @@ def _ignore(value: object) -> None:
 
 @dataclass
 class Task:
-    """One submitted piece of work; ``cancel`` is the event the work checks."""
+    """One submitted piece of work; ``cancel`` is the event the work checks; ``started_at`` is the
+    ``time.perf_counter()`` of its submission (the one start every elapsed figure counts from)."""
 
     id: int
     key: str
     label: str
     cancel: threading.Event = field(default_factory=threading.Event)
+    started_at: float = field(default_factory=time.perf_counter)
     on_done: Callable[[Any], None] = _ignore
     on_event: Callable[[Any], None] = _ignore
     on_error: Callable[[BaseException], None] = _ignore

@@ -4,80 +4,40 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QSplitter, QTabWidget, QTreeWidget, QTreeWidgetItem
 
 from assistant.accounts import load_accounts
 from assistant.config import Settings, config_dir
 from assistant.documents import supported_suffixes
-from assistant.errors import AssistantError, ServerUnreachable
+from assistant.errors import AssistantError
 from assistant.gui.account_dialog import AccountDialog
 from assistant.gui.ask_panel import AskPanel
 from assistant.gui.draft_panel import DraftPanel
 from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
 from assistant.gui.mail_list import MessageListPanel, MessageRow, load_rows
+from assistant.gui.mail_sync import SyncOutcome, sync_all
 from assistant.gui.message_view import MessageView
+from assistant.gui.open_files import OpenedFiles, open_more
 from assistant.gui.progress import ProgressPanel
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.attachments import attachment_documents, evidence_documents
 from assistant.mail.cache import MailCache
-from assistant.mail.connect import connector
-from assistant.mail.pending import Delivered, PendingDrafts
-from assistant.mail.sync import SyncResult, sync_account
-from assistant.records import Progress
-from assistant.service import ModelStore, OpenResult, Session, read_files
+from assistant.mail.pending import PendingDrafts
+from assistant.records import Document
+from assistant.service import ModelStore, Session
 
 ACCOUNT_ROLE = Qt.ItemDataRole.UserRole
 MIB = 1024**2
+ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "com.example.Assistant.svg"
 
 
 def gui_settings() -> QSettings:
     """Window state lives beside config.toml (``config_dir()/gui.ini``)."""
     return QSettings(str(config_dir() / "gui.ini"), QSettings.Format.IniFormat)
-
-
-@dataclass
-class SyncOutcome:
-    """What a sync run did: results, accounts that could not be reached, other errors."""
-
-    results: list[SyncResult] = field(default_factory=list)
-    unreachable: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    delivered: list[Delivered] = field(default_factory=list)
-
-
-def sync_all(cache: MailCache, emit: Emit, cancel: threading.Event,
-             pending: PendingDrafts | None = None) -> SyncOutcome:
-    """Sync every account, then save its drafts kept while offline (``pending``) to Drafts, each once; an
-    unreachable server is noted and the others still sync. Runs off the GUI thread."""
-    outcome = SyncOutcome()
-    for account in load_accounts().values():
-        emit(Progress("sync", 0, 0))
-        try:
-            with connector(account)() as source:
-                outcome.results.extend(sync_account(source, cache, emit=emit, cancel=cancel))
-                if pending is not None:
-                    outcome.delivered.extend(pending.deliver(source))
-        except ServerUnreachable as exc:
-            outcome.unreachable.append(account.name)
-            outcome.errors.append(str(exc))
-        except AssistantError as exc:
-            if cancel.is_set():
-                raise
-            outcome.errors.append(str(exc))
-    return outcome
-
-
-def open_paths(store: ModelStore, paths: Sequence[str], emit: Emit,
-               cancel: threading.Event) -> tuple[Session | None, OpenResult]:
-    """Read the files and build a session over those that could be read. Runs off the GUI thread."""
-    result = read_files(paths, emit=emit, cancel=cancel)
-    session = Session(store, result.documents, emit=emit) if result.documents else None
-    return session, result
 
 
 def open_message(store: ModelStore, row: MessageRow, emit: Emit,
@@ -95,6 +55,8 @@ class MainWindow(QMainWindow):
                  settings: QSettings | None = None) -> None:
         super().__init__()
         self.setWindowTitle("Assistant")
+        if ICON.is_file():
+            self.setWindowIcon(QIcon(str(ICON)))
         self.setAcceptDrops(True)
         self.store = store
         self.cache = cache or MailCache(max_bytes=store.settings.mail.cache_mb * MIB)
@@ -109,6 +71,10 @@ class MainWindow(QMainWindow):
         self.messages.selected.connect(self.select_message)
         self.message_view = MessageView()
         self.ask_panel = AskPanel(self.runner)
+        self.open_docs: dict[str, Document] = {}  # open files already read, by path (never read twice)
+        self.open_failures: dict[str, str] = {}  # open files that could not be read: the reason
+        self.ask_panel.files.add_requested.connect(self.choose_files)
+        self.ask_panel.files.remove_requested.connect(self.close_files)
         self.pending = PendingDrafts()
         self.draft_panel = DraftPanel(self.runner, store, pending=self.pending)
         self.draft_panel.kept.connect(lambda _: self.show_pending())
@@ -177,8 +143,10 @@ class MainWindow(QMainWindow):
         self.next_action = self._action("Next message", lambda: self.messages.step(1), "Alt+Down")
         quit_action = self._action("Quit", self.close, QKeySequence.StandardKey.Quit)
         menu = self.menuBar().addMenu("&File")
-        for a in (self.open_action, self.sync_action, self.account_action, self.settings_action, quit_action):
+        for a in (self.open_action, self.sync_action, self.account_action, self.settings_action):
             menu.addAction(a)
+        menu.addSeparator()  # Quit apart from Settings: not one slip of the mouse away
+        menu.addAction(quit_action)
         mail = self.menuBar().addMenu("&Mail")
         for a in (self.filter_action, self.prev_action, self.next_action, self.draft_action):
             mail.addAction(a)
@@ -251,26 +219,55 @@ class MainWindow(QMainWindow):
             self.open_files(paths)
 
     def open_files(self, paths: Sequence[str | Path]) -> None:
-        """Read ``paths`` in the background; the Ask panel then asks about those that could be read."""
-        names = [str(p) for p in paths]
-        store = self.store
+        """Add ``paths`` to the open files and read, in the background, only those not read yet; the Ask panel
+        then asks about every open file."""
+        new = list(dict.fromkeys(str(p) for p in paths if str(p) not in self.open_docs))
+        for path in new:
+            self.open_failures.pop(path, None)
         self.tabs.setCurrentWidget(self.ask_panel)
-        self.ask_panel.set_session(None, f"Reading {len(names)} file(s)\u2026")
-        self.runner.start("context", "Reading files", lambda emit, cancel: open_paths(store, names, emit, cancel),
+        if not new:
+            self.notice.setText("Those files are already open.")
+            return
+        self._reopen(new, f"Reading {len(new)} more file(s)\u2026" if self.open_docs else
+                     f"Reading {len(new)} file(s)\u2026")
+
+    def close_files(self, paths: Sequence[str]) -> None:
+        """Remove ``paths`` from the open files; the others are not read again."""
+        for path in paths:
+            self.open_docs.pop(path, None)
+            self.open_failures.pop(path, None)
+        if not self.open_docs:
+            self.ask_panel.files.show_files({}, self.open_failures)
+            self.ask_panel.set_session(None, "No file open: open a file (Ctrl+O) or select a message.")
+            return
+        self._reopen([], "Closing files\u2026")
+
+    def _reopen(self, new: list[str], description: str) -> None:
+        store, kept = self.store, list(self.open_docs.values())
+        self.ask_panel.files.show_files(self.open_docs, self.open_failures, new)
+        self.ask_panel.set_session(None, description)
+        self.runner.start("context", "Opening files", lambda emit, cancel: open_more(store, new, kept, emit, cancel),
                           self._files_opened, on_error=self._context_error)
 
-    def _files_opened(self, outcome: tuple[Session | None, OpenResult]) -> None:
-        session, result = outcome
+    def _files_opened(self, opened: OpenedFiles) -> None:
+        self.open_docs.update(opened.read)
+        self.open_failures.update(opened.failed)
+        self.ask_panel.files.show_files(self.open_docs, self.open_failures)
+        session = opened.session
         lines = []
         if session is not None:
             ctx = session.context
             files = ", ".join(Path(d.source).name for d in ctx.documents)
-            lines.append(f"Asking about {files} ({len(ctx.chunks)} passages, {ctx.n_tokens:,} tokens).")
-        for failure in result.failures:
-            lines.append(f"\u2716 Could not read {Path(failure.source).name}: {failure.reason}")
+            words = sum(len(d.text.split()) for d in ctx.documents)
+            lines.append(f"Asking about {files} (about {words:,} words).")
+            self.ask_panel.context_label.setToolTip(f"{len(ctx.chunks)} passages, {ctx.n_tokens:,} tokens")
+        for path, reason in opened.failed.items():
+            lines.append(f"\u2716 Could not read {Path(path).name}: {reason}")
         if session is None:
             lines.append("None of the files could be read.")
         self.ask_panel.set_session(session, "\n".join(lines))
+        if session is not None:
+            self.ask_panel.question.setFocus()  # the next thing a person does is type the question
 
     def _context_error(self, exc: BaseException) -> None:
         self.ask_panel.set_session(None, f"Could not read: {exc}")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from assistant.errors import Cancelled
 from assistant.records import Usage
 
 
@@ -22,6 +25,8 @@ class GenerationRequest:
         max_tokens: cap on generated tokens.
         json_schema: when set, decoding is constrained to JSON matching this schema (a grammar).
         purpose: label for usage accounting (``route``, ``answer``, ``rewrite``...).
+        cancel: when set from another thread, the backend stops as soon as it can (between prefill
+            batches and generated tokens) and :meth:`Generator.stream` raises :class:`Cancelled`.
     """
 
     system: str
@@ -29,6 +34,7 @@ class GenerationRequest:
     max_tokens: int = 256
     json_schema: dict[str, object] | None = None
     purpose: str = "generate"
+    cancel: threading.Event | None = field(default=None, compare=False, repr=False)
 
 
 class Generator(ABC):
@@ -54,6 +60,34 @@ class Generator(ABC):
         now = time.perf_counter()
         self.usage.append(Usage(purpose, prompt_tokens, completion_tokens,
                                 prefill_s=(first or now) - t0, total_s=now - t0))
+
+
+class CancellableGenerator(Generator):
+    """``generator`` with ``cancel`` stamped on every request it did not already carry one in.
+
+    The pipeline wraps its generator once per ask, so every stage's model call can be stopped; pieces are
+    checked too, so a backend that ignores ``request.cancel`` still stops at its next piece. Usage is
+    recorded in the wrapped generator's list (shared).
+    """
+
+    def __init__(self, generator: Generator, cancel: threading.Event) -> None:
+        super().__init__()
+        self.generator, self.cancel = generator, cancel
+        self.usage = generator.usage
+
+    def count_tokens(self, text: str) -> int:
+        return self.generator.count_tokens(text)
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        if request.cancel is None:
+            request = dataclasses.replace(request, cancel=self.cancel)
+        cancel = request.cancel
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        for piece in self.generator.stream(request):
+            if cancel is not None and cancel.is_set():
+                raise Cancelled()
+            yield piece
 
 
 class Embedder(ABC):

@@ -2,17 +2,61 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import llama_cpp.llama_cpp
 from llama_cpp import Llama, LlamaRAMCache
 
-from assistant.errors import ModelError
+from assistant.errors import Cancelled, ModelError
 from assistant.models.base import GenerationRequest, Generator
+
+
+class _Interrupted(Exception):
+    """Raised inside llama-cpp-python's generation loop to leave it; becomes :class:`Cancelled`."""
+
+
+class StoppableLlama(Llama):
+    """``Llama`` that stops when :attr:`stop` is set: inside a decode and before each generated token.
+
+    llama-cpp-python decodes the prompt in ``n_batch`` blocks with no way out, and
+    ``create_chat_completion`` takes no stopping criteria. llama.cpp's abort callback is checked by
+    ggml between the operations of a decode, so a set :attr:`stop` ends even a long prefill batch
+    (``llama_decode`` returns 2, before ``n_tokens`` counts the batch; the next :meth:`eval` drops its
+    KV cells, so the prefix already decoded is reused by the next call). Every generated token goes
+    through :meth:`eval` too, which checks :attr:`stop` first.
+    """
+
+    stop: threading.Event | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # kept on the instance: ctypes must not free the callback while llama.cpp holds it
+        low = llama_cpp.llama_cpp
+        self._abort = low.ggml_abort_callback(lambda _data: self._stopping())
+        set_abort = low._lib.llama_set_abort_callback
+        set_abort.argtypes = [low.llama_context_p_ctypes, low.ggml_abort_callback, ctypes.c_void_p]
+        set_abort.restype = None
+        set_abort(self._ctx.ctx, self._abort, None)
+
+    def _stopping(self) -> bool:
+        stop = self.stop
+        return stop is not None and stop.is_set()
+
+    def eval(self, tokens: Sequence[int]) -> None:
+        if self._stopping():
+            raise _Interrupted()
+        try:
+            super().eval(tokens)
+        except RuntimeError as exc:
+            if self._stopping():  # llama_decode returned 2: aborted by the callback
+                raise _Interrupted() from exc
+            raise
 
 
 class LlamaGenerator(Generator):
@@ -30,7 +74,7 @@ class LlamaGenerator(Generator):
         try:
             # n_batch 256: every saved state copies an (n_batch, n_vocab) float32 logits buffer
             # (156 MB for Qwen2.5's 152k vocabulary instead of 311 MB at the default 512).
-            self.llm = Llama(model_path=str(self.path), n_ctx=n_ctx, n_threads=threads or os.cpu_count(),
+            self.llm = StoppableLlama(model_path=str(self.path), n_ctx=n_ctx, n_threads=threads or os.cpu_count(),
                              n_batch=256, seed=seed, verbose=False)
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"llama.cpp could not load {self.path}: {exc}") from exc
@@ -45,16 +89,23 @@ class LlamaGenerator(Generator):
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
-        """See :meth:`Generator.stream`. Holds the model for the whole reply (one call at a time)."""
+        """See :meth:`Generator.stream`. Holds the model for the whole reply (one call at a time).
+
+        Raises:
+            Cancelled: ``request.cancel`` was set; the model stopped within its current operation.
+        """
         kwargs: dict[str, Any] = {}
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
         messages: list[Any] = [{"role": "system", "content": request.system},
                                {"role": "user", "content": request.user}]
         with self._lock:
+            if request.cancel is not None and request.cancel.is_set():
+                raise Cancelled()
             t0 = time.perf_counter()
             first: float | None = None
             n_out = 0
+            self.llm.stop = request.cancel
             try:
                 chunks = self.llm.create_chat_completion(
                     messages=messages, stream=True, temperature=0.0, top_k=1,
@@ -67,10 +118,13 @@ class LlamaGenerator(Generator):
                             first = time.perf_counter()
                         n_out += 1
                         yield text
+            except _Interrupted:
+                raise Cancelled() from None
             except ValueError as exc:  # prompt longer than the context window
                 raise ModelError(f"the prompt does not fit the model's {self.n_ctx}-token context: {exc}") \
                     from exc
             finally:
+                self.llm.stop = None
                 prompt_tokens = max(0, self.llm.n_tokens - n_out)
                 self._record(request.purpose, prompt_tokens, n_out, t0, first)
 

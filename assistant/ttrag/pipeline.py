@@ -10,11 +10,17 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from assistant.config import PipelineOptions
 from assistant.errors import Cancelled
-from assistant.models.base import ConditionalEncoder, Embedder, GenerationRequest, Generator
+from assistant.models.base import (
+    CancellableGenerator,
+    ConditionalEncoder,
+    Embedder,
+    GenerationRequest,
+    Generator,
+)
 from assistant.records import Answer, Chunk, Event, Hit, Progress, TokenText, TraceStep
 from assistant.ttrag import conditional, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
@@ -80,7 +86,8 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
         models: generator, embedder, conditional encoder.
         options: hyperparameters (defaults: the paper's, except where DESIGN §2 measured otherwise).
         emit: receives :class:`Progress`, :class:`TokenText` and :class:`TraceStep` events.
-        cancel: set it from another thread to stop at the next step.
+        cancel: set it from another thread to stop: between stages, and inside a model call between
+            prefill slices and generated tokens.
 
     Returns:
         The :class:`Answer`; ``found`` is False when the documents do not contain the answer.
@@ -93,6 +100,8 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
     run = _Run(emit, cancel or threading.Event())
     run.t0 = time.perf_counter()
     usage_start = len(models.generator.usage)
+    # every model call of this ask carries the cancel event, so Cancel stops the call itself
+    models = replace(models, generator=CancellableGenerator(models.generator, run.cancel))
     decision = router.Decision("question_answering", "", "", fallback=False)
     if opts.router:
         with run.stage("route"):
@@ -177,7 +186,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             break
         with run.stage("rewrite"):
             new_query = rewrite_query(models.generator, question, query, chunks)
-        run.note("rewrite", query=new_query)
+        # attempt n of N: the progress shows that a further search is under way, and with what
+        run.note("rewrite", query=new_query, attempt=attempt + 2, attempts=opts.max_rewrites + 1)
         if not new_query or new_query.strip().lower() in seen:
             run.note("rewrite", stopped="the rewrite repeated an earlier query")
             break

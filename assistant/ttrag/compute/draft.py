@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from assistant.config import PipelineOptions
 from assistant.errors import Cancelled
-from assistant.models.base import GenerationRequest, Generator
+from assistant.models.base import CancellableGenerator, GenerationRequest, Generator
 from assistant.records import Answer, Chunk, Event, Progress, TokenText
 from assistant.ttrag import pipeline
 from assistant.ttrag.context import Context
@@ -207,7 +207,8 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
     stop = cancel or threading.Event()
     qa_opts = dataclasses.replace(options or PipelineOptions(), router=False)
     emit(Progress("draft points", 0, 0))
-    requests = list_requests(models.generator, email_text, instructions)
+    generator = CancellableGenerator(models.generator, stop)  # Stop ends the model call itself
+    requests = list_requests(generator, email_text, instructions)
     points: list[Point] = []
     for n, request in enumerate(requests if ctx is not None and ctx.chunks else []):
         if stop.is_set():
@@ -221,7 +222,7 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
 
     def stream(prompt: str) -> str:
         pieces: list[str] = []
-        for piece in models.generator.stream(GenerationRequest(SYSTEM, prompt, max_tokens=max_tokens,
+        for piece in generator.stream(GenerationRequest(SYSTEM, prompt, max_tokens=max_tokens,
                                                                purpose="draft")):
             if stop.is_set():
                 raise Cancelled()

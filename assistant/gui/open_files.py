@@ -1,0 +1,106 @@
+"""Open files of the Ask panel: each file with what became of it (read, or the reason it was not); add, remove."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+
+from assistant.gui.tasks import Emit
+from assistant.records import Document, Progress
+from assistant.service import ModelStore, Session, read_files
+
+PATH_ROLE = Qt.ItemDataRole.UserRole
+
+
+@dataclass
+class OpenedFiles:
+    """What one background open produced: the new files read (path -> document), those that failed
+    (path -> reason) and the session over every open file (None when none could be read)."""
+
+    read: dict[str, Document] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    session: Session | None = None
+
+
+def open_more(store: ModelStore, new: Sequence[str], kept: Sequence[Document], emit: Emit,
+              cancel: threading.Event) -> OpenedFiles:
+    """Read only the ``new`` paths, then build one session over ``kept`` and them. Runs off the GUI thread."""
+    out = OpenedFiles()
+    for i, path in enumerate(new):
+        emit(Progress("read", i, len(new), "files"))
+        result = read_files([path], cancel=cancel)
+        if result.documents:
+            out.read[path] = result.documents[0]
+        for failure in result.failures:
+            out.failed[path] = failure.reason
+    emit(Progress("read", len(new), len(new), "files"))
+    documents = [*kept, *out.read.values()]
+    out.session = Session(store, documents, emit=emit) if documents else None
+    return out
+
+
+class OpenFilesList(QWidget):
+    """The list of open files; the window owns what they hold and asks to add or remove through signals."""
+
+    add_requested = Signal()
+    remove_requested = Signal(list)  # the paths to close
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.list = QListWidget()
+        self.list.setAccessibleName("Open files")
+        self.list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
+        self.list.setMaximumHeight(96)
+        self.add_button = QPushButton("Add files\u2026")
+        self.add_button.setToolTip("Open more files; the questions are then about all of them (Ctrl+O)")
+        self.add_button.clicked.connect(self.add_requested)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.setToolTip("Close the selected files; the questions are then about the others")
+        self.remove_button.clicked.connect(self._remove_selected)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.list, 1)
+        row.addLayout(buttons)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(QLabel("Open files"))
+        column.addLayout(row)
+        self.setVisible(False)
+
+    def show_files(self, read: dict[str, Document], failed: dict[str, str], reading: Sequence[str] = ()) -> None:
+        """One line per file: read (with its size in passages' words), being read, or the reason it failed."""
+        self.list.clear()
+        for path, document in read.items():
+            words = len(document.text.split())
+            self._add(path, f"\u2714 {Path(path).name} ({words:,} words)")
+        for path in reading:
+            self._add(path, f"\u2026 {Path(path).name} (reading)")
+        for path, reason in failed.items():
+            self._add(path, f"\u2716 {Path(path).name}: could not be read ({reason})")
+        self.setVisible(self.list.count() > 0)
+        self.remove_button.setEnabled(bool(read or failed))
+
+    def paths(self) -> list[str]:
+        return [str(self.list.item(i).data(PATH_ROLE)) for i in range(self.list.count())]
+
+    def _add(self, path: str, text: str) -> None:
+        item = QListWidgetItem(text)
+        item.setToolTip(path)
+        item.setData(PATH_ROLE, path)
+        self.list.addItem(item)
+
+    def _remove_selected(self) -> None:
+        paths = [str(item.data(PATH_ROLE)) for item in self.list.selectedItems()]
+        if not paths and self.list.currentItem() is not None:
+            paths = [str(self.list.currentItem().data(PATH_ROLE))]
+        if paths:
+            self.remove_requested.emit(paths)
