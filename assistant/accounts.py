@@ -3,6 +3,8 @@
 Security modes: ``ssl`` (implicit TLS, RFC 8314, default port 993), ``starttls`` (RFC 3501 §6.2.1,
 default port 143) and ``plain`` (no TLS; allowed only to a loopback host such as a local bridge).
 TLS certificates are always verified; a self-signed server is trusted through a per-account CA file.
+Authentication: ``password`` (IMAP LOGIN; the password in the keyring) or ``oauth2`` (SASL XOAUTH2 or
+OAUTHBEARER, RFC 7628, with a token from :mod:`assistant.mail.oauth`; the refresh token in the keyring).
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ Security = Literal["ssl", "starttls", "plain"]
 SECURITY_MODES: tuple[Security, ...] = ("ssl", "starttls", "plain")
 DEFAULT_PORTS: dict[str, int] = {"ssl": 993, "starttls": 143, "plain": 143}
 DEFAULT_FOLDERS = ("INBOX",)
+Auth = Literal["password", "oauth2"]
+AUTH_MODES: tuple[Auth, ...] = ("password", "oauth2")
+SASL_MECHANISMS = ("XOAUTH2", "OAUTHBEARER")
 ACCOUNTS_FILE = "accounts.toml"
 _NAME = re.compile(r"^[A-Za-z0-9._@+-]{1,64}$")
 
@@ -43,6 +48,12 @@ class Account:
         ca_file: PEM file of a CA (or self-signed certificate) trusted for this account only, in
             addition to nothing else; None uses the system's trusted CAs.
         display_name: the account holder's name, signing drafted replies ('' = from the address).
+        auth: ``password`` or ``oauth2`` (sign-in in the browser; see :mod:`assistant.mail.oauth`).
+        oauth_provider: for ``oauth2``: a key of ``assistant.mail.oauth.PROVIDERS`` (``google``,
+            ``microsoft``).
+        oauth_client_id: for ``oauth2``: the client id the person or organisation registered with the
+            provider (the project ships none).
+        sasl_mechanism: for ``oauth2``: ``XOAUTH2`` or ``OAUTHBEARER`` (RFC 7628); '' = the provider's.
     """
 
     name: str
@@ -54,6 +65,10 @@ class Account:
     drafts_folder: str | None = None
     ca_file: str | None = None
     display_name: str = ""
+    auth: Auth = "password"
+    oauth_provider: str = ""
+    oauth_client_id: str = ""
+    sasl_mechanism: str = ""
 
     @property
     def signer(self) -> str:
@@ -66,8 +81,10 @@ class Account:
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
             raise ConfigError(f"account name {self.name!r} is not allowed; use letters, digits and . _ @ + -")
-        if not self.host or not self.username:
-            raise ConfigError(f"account {self.name}: host and username are required")
+        if not self.host:
+            raise ConfigError(f"account {self.name}: Server is required (the IMAP host, e.g. imap.example.org)")
+        if not self.username:
+            raise ConfigError(f"account {self.name}: User name is required (usually the e-mail address)")
         if self.security not in SECURITY_MODES:
             raise ConfigError(f"account {self.name}: security must be one of {', '.join(SECURITY_MODES)}")
         if self.security == "plain" and not is_loopback(self.host):
@@ -77,6 +94,13 @@ class Account:
             raise ConfigError(f"account {self.name}: port {self.port} is out of range")
         if not self.folders:
             raise ConfigError(f"account {self.name}: list at least one folder (e.g. INBOX)")
+        if self.auth not in AUTH_MODES:
+            raise ConfigError(f"account {self.name}: auth must be one of {', '.join(AUTH_MODES)}")
+        if self.auth == "oauth2" and not (self.oauth_provider and self.oauth_client_id):
+            raise ConfigError(f"account {self.name}: OAuth 2.0 sign-in needs a provider (google or microsoft) "
+                              "and the client id you registered with it; see the README's Mail section")
+        if self.sasl_mechanism and self.sasl_mechanism not in SASL_MECHANISMS:
+            raise ConfigError(f"account {self.name}: sasl_mechanism must be one of {', '.join(SASL_MECHANISMS)}")
         if self.ca_file is not None and not Path(self.ca_file).is_file():
             raise ConfigError(f"account {self.name}: CA file {self.ca_file} not found; give a PEM file")
 
@@ -102,7 +126,8 @@ def accounts_path() -> Path:
 
 
 def _from_table(name: str, table: dict[str, Any]) -> Account:
-    known = {"host", "username", "security", "port", "folders", "drafts_folder", "ca_file", "display_name"}
+    known = {"host", "username", "security", "port", "folders", "drafts_folder", "ca_file", "display_name",
+             "auth", "oauth_provider", "oauth_client_id", "sasl_mechanism"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"unknown setting(s) {', '.join(unknown)} in [accounts.{name}]; remove them")
@@ -111,7 +136,11 @@ def _from_table(name: str, table: dict[str, Any]) -> Account:
                        security=cast(Security, table.get("security", "ssl")), port=int(table.get("port", 0)),
                        folders=tuple(str(f) for f in table.get("folders", DEFAULT_FOLDERS)),
                        drafts_folder=table.get("drafts_folder"), ca_file=table.get("ca_file"),
-                       display_name=str(table.get("display_name", "")))
+                       display_name=str(table.get("display_name", "")),
+                       auth=cast(Auth, table.get("auth", "password")),
+                       oauth_provider=str(table.get("oauth_provider", "")),
+                       oauth_client_id=str(table.get("oauth_client_id", "")),
+                       sasl_mechanism=str(table.get("sasl_mechanism", "")))
     except KeyError as exc:
         raise ConfigError(f"[accounts.{name}] lacks {exc.args[0]}; add it or remove the account") from exc
     except (TypeError, ValueError) as exc:
@@ -146,6 +175,11 @@ def _to_table(account: Account) -> dict[str, Any]:
         table["ca_file"] = account.ca_file
     if account.display_name:
         table["display_name"] = account.display_name
+    if account.auth != "password":
+        table["auth"] = account.auth
+    for key in ("oauth_provider", "oauth_client_id", "sasl_mechanism"):
+        if getattr(account, key):
+            table[key] = getattr(account, key)
     return table
 
 

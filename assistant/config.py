@@ -16,9 +16,13 @@ from typing import Any, Literal
 
 import platformdirs
 
+from assistant.documents.limits import Limits
 from assistant.errors import ConfigError
 
 APP_NAME = "assistant"
+# The reverse-DNS application id (desktop entry, metainfo, icon, QApplication, settings folders). No
+# organisation domain exists for the project, so the id names the method (Test-Time RAG) under .org.
+APP_ID = "org.ttrag.Assistant"
 
 # Defaults of the method (Test-Time RAG, DESIGN §1) unless a measurement on our data says otherwise.
 # Chosen on the dev halves of `assistant eval recall` (benchmarks/results/recall-*.md): the pre-filter
@@ -84,11 +88,19 @@ class ModelSettings:
     """Which models to load. Paths are files/folders on disk; None means the bundled default.
 
     Attributes:
-        llm: ``"bundled"`` (Qwen2.5-Coder-1.5B Q4_K_M), ``"fast"`` (SmolLM2-135M) or a GGUF path.
+        llm: ``"bundled"`` (Qwen2.5-Coder-1.5B Q4_K_M), ``"fast"`` (SmolLM2-135M), a catalogue name
+            pulled with ``assistant models pull`` (``assistant/models/catalog.toml``), a GGUF path, or the
+            ``http(s)://`` URL of a reader server (OpenAI-compatible; see ``allow_remote_reader_host``).
         encoder_dir: BERT-family encoder folder for conditional embeddings (DistilBERT works).
         embedder_dir: sentence-transformers folder for the pre-filter.
         threads: CPU threads for torch and llama.cpp (0 = all cores).
         n_ctx: LLM context window in tokens.
+        n_gpu_layers: layers llama.cpp offloads to a GPU; None = all of them when the installed
+            llama-cpp-python can offload (``llama_supports_gpu_offload()``), else none; 0 = CPU only.
+        reader_model: the model name sent to a reader server (``llm`` an ``http(s)://`` URL of an
+            OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8080/v1``); Ollama and vLLM need one.
+        allow_remote_reader_host: the one host other than this machine that ``llm`` may name as its
+            reader server (passages are sent there); empty = loopback only.
     """
 
     llm: str = "bundled"
@@ -96,6 +108,9 @@ class ModelSettings:
     embedder_dir: str | None = None
     threads: int = 0
     n_ctx: int = 4096
+    n_gpu_layers: int | None = None
+    reader_model: str = ""
+    allow_remote_reader_host: str = ""
 
 
 @dataclass(frozen=True)
@@ -116,18 +131,35 @@ class Settings:
     models: ModelSettings = field(default_factory=ModelSettings)
     pipeline: PipelineOptions = field(default_factory=PipelineOptions)
     mail: MailSettings = field(default_factory=MailSettings)
+    # What one file may cost to read ([documents] in config.toml; the fields of documents.limits.Limits).
+    documents: Limits = field(default_factory=Limits)
+
+
+def _user_dir(where: str) -> Path:
+    # Folders are named APP_ID; an installation that already has the older ``assistant`` folder (and
+    # no new one) keeps using it, so settings, accounts and the assembled model are never lost.
+    find = getattr(platformdirs, where)
+    new, old = Path(find(APP_ID)), Path(find(APP_NAME))
+    return old if old.is_dir() and not new.exists() else new
+
+
+def legacy_dirs() -> tuple[Path, Path]:
+    """The config and data folders of earlier versions (``.../assistant``), whether they exist or not."""
+    return Path(platformdirs.user_config_dir(APP_NAME)), Path(platformdirs.user_data_dir(APP_NAME))
 
 
 def config_dir() -> Path:
-    """The user's config folder (``ASSISTANT_CONFIG_DIR`` overrides)."""
+    """The user's config folder, ``$XDG_CONFIG_HOME/org.ttrag.Assistant`` (``ASSISTANT_CONFIG_DIR`` overrides;
+    an existing older ``$XDG_CONFIG_HOME/assistant`` is still used)."""
     env = os.environ.get("ASSISTANT_CONFIG_DIR")
-    return Path(env) if env else Path(platformdirs.user_config_dir(APP_NAME))
+    return Path(env) if env else _user_dir("user_config_dir")
 
 
 def data_dir() -> Path:
-    """The user's data folder, for assembled models and the mail cache (``ASSISTANT_DATA_DIR`` overrides)."""
+    """The user's data folder, for assembled models and the mail cache, ``$XDG_DATA_HOME/org.ttrag.Assistant``
+    (``ASSISTANT_DATA_DIR`` overrides; an existing older ``$XDG_DATA_HOME/assistant`` is still used)."""
     env = os.environ.get("ASSISTANT_DATA_DIR")
-    return Path(env) if env else Path(platformdirs.user_data_dir(APP_NAME))
+    return Path(env) if env else _user_dir("user_data_dir")
 
 
 def _build(cls: type[Any], table: dict[str, Any], where: str) -> Any:
@@ -155,4 +187,36 @@ def load_settings(path: Path | None = None) -> Settings:
         models=_build(ModelSettings, raw.get("models", {}), "models"),
         pipeline=_build(PipelineOptions, raw.get("pipeline", {}), "pipeline"),
         mail=_build(MailSettings, raw.get("mail", {}), "mail"),
+        documents=_build(Limits, raw.get("documents", {}), "documents"),
     )
+
+
+def update_settings_file(tables: dict[str, dict[str, Any]], path: Path | None = None) -> Path:
+    """Merge ``tables`` (``{"models": {"llm": ...}}``) into ``config.toml``; other keys are kept.
+
+    A value of None removes that key (back to its default). The file is replaced atomically. Returns its path.
+
+    Raises:
+        ConfigError: the existing file is not valid TOML.
+    """
+    import tomli_w
+
+    path = path or config_dir() / "config.toml"
+    raw: dict[str, Any] = {}
+    if path.exists():
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path} is not valid TOML ({exc}); fix or delete it") from exc
+    for table, values in tables.items():
+        section = raw.setdefault(table, {})
+        for key, value in values.items():
+            if value is None:
+                section.pop(key, None)
+            else:
+                section[key] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(tomli_w.dumps(raw), encoding="utf-8")
+    os.replace(tmp, path)
+    return path

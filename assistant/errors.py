@@ -6,9 +6,12 @@
      +-- ConfigError           the settings file is invalid
      +-- Cancelled             the user cancelled a long operation
      +-- SecretStoreError      the OS keyring is missing, locked or refused the request
+     +-- StorageError          the data folder is full, read-only or refused a write
      +-- MailError             talking to a mail server failed
           +-- AuthError        the server refused the user name or password
+          |    +-- SignInRequired  OAuth 2.0: no refresh token, or it expired or was revoked: sign in again
           +-- ServerUnreachable the host cannot be resolved or reached, or timed out
+               +-- ConnectionLost  the connection dropped, stalled or was closed (BYE) during a request
           +-- TlsError         TLS failed: certificate refused, or the server does not offer STARTTLS
           +-- FolderError      a folder (mailbox) does not exist or cannot be opened
 
@@ -59,12 +62,31 @@ class MailError(AssistantError):
         self.reason = reason
 
 
+class StorageError(AssistantError):
+    """A file under the data folder could not be written: the disk is full, the folder is read-only, or the
+    system refused the write. ``path`` is the file or folder, ``reason`` what went wrong and what to do."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(reason)
+        self.path = path
+        self.reason = reason
+
+
 class AuthError(MailError):
     """The server refused the login (wrong user name or password)."""
 
 
+class SignInRequired(AuthError):
+    """OAuth 2.0 (RFC 6749): the refresh token is missing, expired or revoked; the person must sign in again."""
+
+
 class ServerUnreachable(MailError):
     """The host name does not resolve, the port refuses connections, or the server timed out."""
+
+
+class ConnectionLost(ServerUnreachable):
+    """An open connection failed in the middle of a request: it dropped, the server stopped answering past
+    the timeout, or it closed the session (``* BYE``). Running the request again resumes it."""
 
 
 class TlsError(MailError):

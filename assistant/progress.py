@@ -13,15 +13,18 @@ STAGE_LABELS = {
     "rewrite": "Rewriting query (LLM)", "needle_lookup": "Exact lookup", "counting": "Counting",
     "summarization": "Picking passages", "assemble": "Assembling model", "verify": "Verifying sha256",
     "draft points": "Answering the email's questions", "draft": "Writing the reply (LLM)",
+    "standalone": "Resolving the follow-up (LLM)",
 }
 
 
 class TerminalRenderer:
     """Receives events; one bar per running stage on stderr (hidden when stderr is not a terminal)."""
 
-    def __init__(self, *, out: TextIO = sys.stdout, err: TextIO = sys.stderr, trace: bool = False,
+    def __init__(self, *, out: TextIO | None = None, err: TextIO | None = None, trace: bool = False,
                  stream_tokens: bool = True) -> None:
-        self.out, self.err, self.trace, self.stream_tokens = out, err, trace, stream_tokens
+        # the streams in use when the renderer is made (not when this module was imported)
+        self.out, self.err = out or sys.stdout, err or sys.stderr
+        self.trace, self.stream_tokens = trace, stream_tokens
         self._bar: Any = None
         self._stage = ""
         self._streamed = False

@@ -20,10 +20,12 @@ from assistant.documents import extract
 from assistant.errors import AssistantError, Cancelled, InputError
 from assistant.mail.attachments import EARLIER_MESSAGES, attachment_documents, evidence_documents
 from assistant.models import locate
-from assistant.models.base import ConditionalEncoder, Embedder, Generator
-from assistant.records import Answer, Document, Event, Message, Progress
+from assistant.models.base import CancellableGenerator, ConditionalEncoder, Embedder, Generator
+from assistant.models.remote import RemoteGenerator, is_reader_url
+from assistant.records import Answer, Document, Event, Message, Progress, Source, TraceStep
 from assistant.ttrag.compute.draft import Draft, write_draft
 from assistant.ttrag.context import Context, build_context
+from assistant.ttrag.conversation import Conversation, Turn, needs_context, resolve
 from assistant.ttrag.pipeline import Models, ask
 
 
@@ -37,6 +39,9 @@ class ModelStore:
         self._embedder: Embedder | None = None
         self._encoder: ConditionalEncoder | None = None
         self._tokenizer: Any = None
+        # the tokenizer and the LLM never wait behind the torch models loading in the background (preload)
+        self._tokenizer_lock = threading.Lock()
+        self._generator_lock = threading.Lock()
         self.load_seconds: dict[str, float] = {}
 
     def with_settings(self, settings: Settings) -> ModelStore:
@@ -47,7 +52,9 @@ class ModelStore:
         old, new = self.settings.models, settings.models
         store = ModelStore(settings)
         with self._lock:
-            if (old.llm, old.n_ctx, old.threads) == (new.llm, new.n_ctx, new.threads):
+            if (old.llm, old.n_ctx, old.threads, old.n_gpu_layers, old.reader_model, old.allow_remote_reader_host) \
+                    == (new.llm, new.n_ctx, new.threads, new.n_gpu_layers, new.reader_model,
+                        new.allow_remote_reader_host):
                 store._generator = self._generator
             if (old.embedder_dir, old.threads) == (new.embedder_dir, new.threads):
                 store._embedder = self._embedder
@@ -64,9 +71,29 @@ class ModelStore:
         self.load_seconds[name] = round(time.perf_counter() - t0, 3)
         return value
 
+    def preload(self) -> threading.Thread:
+        """Start loading the embedder and the conditional encoder (torch, sentence-transformers and
+        transformers: most of the load time) in a background thread, so that they load while the files are
+        read and chunked; returns the thread. A failure is not raised here: the first use raises it again.
+
+        The LLM is not preloaded: llama.cpp points the process's stdout and stderr at /dev/null while it
+        loads, which would swallow the progress and the warnings printed meanwhile.
+        """
+
+        def load() -> None:
+            try:
+                self.embedder()
+                self.encoder()
+            except Exception:  # reported again when the models are first used
+                pass
+
+        thread = threading.Thread(target=load, name="preload-models", daemon=True)
+        thread.start()
+        return thread
+
     def tokenizer(self) -> Any:
         """The encoder's tokenizer (chunk sizes are measured with it)."""
-        with self._lock:
+        with self._tokenizer_lock:
             if self._tokenizer is None:
                 path = locate.encoder_dir(self.settings.models)
                 self._tokenizer = self._timed("tokenizer", lambda: _load_tokenizer(path))
@@ -74,11 +101,21 @@ class ModelStore:
 
     def generator(self) -> Generator:
         """The LLM named by ``models.llm``."""
-        with self._lock:
+        with self._generator_lock:
             if self._generator is None:
                 m = self.settings.models
-                path = locate.llm_path(m)
-                self._generator = self._timed("llm", lambda: _load_llm(path, m.n_ctx, m.threads))
+                if is_reader_url(m.llm):  # a reader server the person configured (issue 11)
+                    self._generator = self._timed("llm", lambda: RemoteGenerator(
+                        m.llm, model=m.reader_model, allowed_host=m.allow_remote_reader_host))
+                else:
+                    path = locate.llm_path(m)
+                    self._generator = self._timed("llm", lambda: _load_llm(path, m.n_ctx, m.threads,
+                                                                           m.n_gpu_layers))
+            return self._generator
+
+    def loaded_generator(self) -> Generator | None:
+        """The LLM if it is already loaded, else None (never loads it: safe on the GUI thread)."""
+        with self._lock:
             return self._generator
 
     def embedder(self) -> Embedder | None:
@@ -109,15 +146,15 @@ class ModelStore:
 
 
 def _load_tokenizer(path: Path) -> Any:
-    from transformers import AutoTokenizer
+    from assistant.models.tokenizer import load_tokenizer  # tokenizer.json alone: no transformers import
 
-    return AutoTokenizer.from_pretrained(path, local_files_only=True)
+    return load_tokenizer(path)
 
 
-def _load_llm(path: Path, n_ctx: int, threads: int) -> Generator:
+def _load_llm(path: Path, n_ctx: int, threads: int, n_gpu_layers: int | None = 0) -> Generator:
     from assistant.models.llama import LlamaGenerator
 
-    return LlamaGenerator(path, n_ctx=n_ctx, threads=threads)
+    return LlamaGenerator(path, n_ctx=n_ctx, threads=threads, n_gpu_layers=n_gpu_layers)
 
 
 def _load_embedder(path: Path, threads: int) -> Embedder:
@@ -149,7 +186,7 @@ def read_files(paths: Sequence[str | Path], emit: Callable[[Event], None] = lamb
             raise Cancelled()
         emit(Progress("read", i, len(paths), "files"))
         try:
-            result.documents.append(extract(path))
+            result.documents.append(extract(path, cancel=cancel))  # Cancel also ends a long read
         except InputError as exc:
             result.failures.append(exc)
     emit(Progress("read", len(paths), len(paths), "files"))
@@ -192,6 +229,63 @@ class Session:
             raise AssistantError("the question is empty; type a question about the file(s)")
         return ask(self.context, question, self.store.models(), self.store.settings.pipeline,
                    emit=emit, cancel=cancel)
+
+    def ask_followup(self, conversation: Conversation, question: str, *, rewrite: bool = True,
+                     emit: Callable[[Event], None] = lambda e: None,
+                     cancel: threading.Event | None = None) -> Turn:
+        """Answer ``question`` as the next turn of ``conversation`` (which is not changed: add the turn).
+
+        A follow-up that leans on earlier turns is first rewritten into a standalone question (one LLM
+        call, :func:`assistant.ttrag.conversation.resolve`); the pipeline retrieves with it and answers
+        it. The passages that answered the last turn join the next pre-filter's candidates. A ``standalone``
+        trace step shows the person's words and the standalone question.
+
+        Args:
+            conversation: the turns so far.
+            question: the person's words.
+            rewrite: False answers the person's words as they are (a benchmark's baseline).
+            emit: events, as for :meth:`ask`.
+            cancel: stops the rewrite or the ask.
+
+        Raises:
+            AssistantError: the question is empty.
+            Cancelled: ``cancel`` was set.
+            ModelError: a model failed.
+        """
+        if not question.strip():
+            raise AssistantError("the question is empty; type a question about the file(s)")
+        cancel = cancel or threading.Event()
+        models = self.store.models()
+        history = conversation.turns if rewrite else []
+        usage_start = len(models.generator.usage)
+        if needs_context(question, history):
+            emit(Progress("standalone", 0, 1))
+        resolution = resolve(CancellableGenerator(models.generator, cancel), question, history,
+                             max_history_tokens=conversation.max_history_tokens)
+        if resolution.asked_model:
+            emit(Progress("standalone", 1, 1))
+        step = resolution.trace()
+        emit(TraceStep("standalone", step))
+        rewrite_usage = tuple(models.generator.usage[usage_start:])
+        answer = ask(self.context, resolution.standalone, models, self.store.settings.pipeline, emit=emit,
+                     cancel=cancel, carried=self.chunk_ids(conversation.carried()))
+        answer = dataclasses.replace(answer, trace=({"stage": "standalone", **step},) + answer.trace,
+                                     usage=rewrite_usage + answer.usage,
+                                     timings={**answer.timings, "standalone": round(resolution.seconds, 4)})
+        return Turn(question.strip(), resolution.standalone, answer, resolution)
+
+    def chunk_ids(self, sources: Sequence[Source]) -> list[int]:
+        """This context's chunk ids for ``sources`` (matched by file and offset: a source cited before the
+        files changed maps to the same passage, or to nothing if its file is no longer open)."""
+        chunks = self.context.chunks
+        ids = []
+        for s in sources:
+            c = chunks[s.chunk_id] if 0 <= s.chunk_id < len(chunks) else None
+            if c is None or (c.source, c.start) != (s.source, s.start):
+                c = next((x for x in chunks if (x.source, x.start) == (s.source, s.start)), None)
+            if c is not None:
+                ids.append(c.id)
+        return ids
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """Screenshots of the desktop app's main states, built offscreen: ``python benchmarks/screenshots.py``.
 
-Uses temporary config and data folders (a demo account, two cached messages), the bundled MiniLM for
-retrieval and a canned-reply generator instead of the LLM so the pictures are quick and reproducible.
-PNGs go to ``resources/screenshots/``.
+Uses temporary config and data folders (a demo account, three cached messages) and the bundled MiniLM for
+retrieval. The answers and the draft come from the real bundled 1.5B model (assembled into the user's data
+folder once, as the app does; about a minute on an idle machine); ``--canned`` uses canned replies instead,
+for quick pictures of the layout only; ``--real-file-only`` uses the real model for the file ask alone (the
+mail ask and the draft canned), for a busy machine. PNGs go to ``resources/screenshots/``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "resources" / "screenshots"
+USER_DATA_DIR = os.environ.get("ASSISTANT_DATA_DIR")  # where the assembled bundled model lives
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["ASSISTANT_CONFIG_DIR"] = tempfile.mkdtemp(prefix="assistant-shots-config-")
 os.environ["ASSISTANT_DATA_DIR"] = tempfile.mkdtemp(prefix="assistant-shots-data-")
@@ -74,6 +77,23 @@ class CannedGenerator(Generator):
         self._record(request.purpose, len(request.user) // 4, len(reply) // 4, 0.0, None)
 
 
+def bundled_generator() -> Generator:
+    """The real bundled 1.5B model, from the user's data folder (not the screenshots' temporary one)."""
+    from assistant.models.llama import LlamaGenerator
+    from assistant.models.locate import assemble_llm
+
+    shots_data = os.environ["ASSISTANT_DATA_DIR"]
+    if USER_DATA_DIR is None:
+        del os.environ["ASSISTANT_DATA_DIR"]
+    else:
+        os.environ["ASSISTANT_DATA_DIR"] = USER_DATA_DIR
+    try:
+        path = assemble_llm()  # joined and verified once; afterwards only checked
+    finally:
+        os.environ["ASSISTANT_DATA_DIR"] = shots_data
+    return LlamaGenerator(path, n_ctx=4096)
+
+
 def wait_until(app: QApplication, done: Callable[[], bool], timeout_s: float = 60.0) -> None:
     deadline = time.monotonic() + timeout_s
     while not done():
@@ -117,12 +137,16 @@ def demo_mail() -> None:
     cache.set_state("work", "INBOX", FolderState(1, 3, previous_uid=2))
 
 
-def main() -> int:
-    app = QApplication.instance() or QApplication(sys.argv)
+def main(argv: list[str]) -> int:
+    canned = "--canned" in argv
+    file_only = "--real-file-only" in argv
+    app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     demo_mail()
     store = ModelStore(Settings())
-    store._generator = CannedGenerator()
+    real = None if canned else bundled_generator()
+    store._generator = CannedGenerator() if file_only else real or CannedGenerator()
+    limit = 60.0 if canned else 1800.0
     window = MainWindow(store)
     window.resize(1400, 860)
     window.show()
@@ -131,14 +155,16 @@ def main() -> int:
     wait_until(app, lambda: window.ask_panel.session is not None, 120)
     window.ask_panel.question.setText("What happens if the delivery is late?")
     window.ask_panel.ask()
-    wait_until(app, lambda: window.ask_panel.answer is not None)
+    wait_until(app, lambda: window.ask_panel.answer is not None, limit)
+    print("mail ask:", window.ask_panel.answer.text if window.ask_panel.answer else None)
     window.ask_panel.sources.setCurrentRow(0)
     window.ask_panel._open_source(window.ask_panel.sources.item(0))
+    wait_until(app, lambda: window.ask_panel.passage.text.width() > 100)  # laid out beside the answer
     shoot(window, "mail-ask")
 
     window.draft_panel.instructions.setText("accept Friday 10:00")
     window.draft_reply()
-    wait_until(app, lambda: bool(window.draft_panel.text.toPlainText()))
+    wait_until(app, lambda: bool(window.draft_panel.text.toPlainText()) and not window.draft_panel.busy, limit)
     window.offline.setVisible(True)  # as after a sync with the server unreachable
     window.notice.setText("Server imap.example.org unreachable; working from the cache.")
     shoot(window, "draft-offline")
@@ -151,13 +177,15 @@ def main() -> int:
     missing.write_bytes(b"%PDF-1.4 broken")
     window.open_files([doc, missing])
     wait_until(app, lambda: window.ask_panel.session is not None)
-    store._generator = CannedGenerator(delay_s=0.05)
+    store._generator = real or CannedGenerator(delay_s=0.05)
     window.ask_panel.question.setText("What is the penalty for late delivery?")
     window.ask_panel.ask()
-    wait_until(app, lambda: len(window.ask_panel.answer_text.toPlainText()) > 60)
+    wait_until(app, lambda: len(window.ask_panel.answer_text.toPlainText()) > 60, limit)
     shoot(window, "file-ask-streaming")
-    wait_until(app, lambda: window.ask_panel.answer is not None)
+    wait_until(app, lambda: window.ask_panel.answer is not None, limit)
+    print("file ask:", window.ask_panel.answer.text if window.ask_panel.answer else None)
     window.ask_panel._open_source(window.ask_panel.sources.item(0))
+    wait_until(app, lambda: window.ask_panel.passage.text.width() > 100)
     shoot(window, "file-ask-sources")
 
     dialog = SettingsDialog(window)
@@ -170,4 +198,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

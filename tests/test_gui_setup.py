@@ -16,7 +16,7 @@ pytest.importorskip("PySide6")
 from conftest import ScriptedGenerator  # noqa: E402
 from PySide6.QtCore import QMimeData, QPoint, QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QDragEnterEvent  # noqa: E402
-from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QWidget  # noqa: E402
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox, QWidget  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
 
 from assistant.config import Settings  # noqa: E402
@@ -138,7 +138,7 @@ def test_saved_settings_reach_the_next_ask_without_restart(qtbot: QtBot, user_di
     assert any(t["stage"] == "route" for t in before.trace)  # the router ran (by its cues: no LLM call)
 
     def edit(dialog: SettingsDialog) -> None:
-        dialog.ce_mode.setCurrentText("off")
+        dialog.ce_mode.setCurrentIndex(dialog.ce_mode.findData("off"))
         dialog.router.setChecked(False)
         dialog.cache_mb.setValue(64)
         dialog.accept()
@@ -159,6 +159,18 @@ def test_saved_settings_reach_the_next_ask_without_restart(qtbot: QtBot, user_di
     assert 'ce_mode = "off"' in (user_dirs / "config" / "config.toml").read_text()
 
 
+def confirm_next_message_box() -> None:
+    """Press Remove in the next confirmation box (a blocking exec())."""
+    def poll() -> None:
+        modal = QApplication.activeModalWidget()
+        if isinstance(modal, QMessageBox):
+            next(b for b in modal.buttons() if b.text() == "Remove").click()
+        else:
+            QTimer.singleShot(20, poll)
+
+    QTimer.singleShot(20, poll)
+
+
 def test_clear_mail_cache_from_settings(qtbot: QtBot, user_dirs: Path) -> None:
     from assistant.mail.cache import CachedRef, FolderState, MailCache
 
@@ -170,6 +182,7 @@ def test_clear_mail_cache_from_settings(qtbot: QtBot, user_dirs: Path) -> None:
 
     def edit(dialog: SettingsDialog) -> None:
         assert "In use: 0.0 MiB" in dialog.cache_used.text()
+        confirm_next_message_box()  # clearing asks first
         dialog.clear_button.click()
         dialog.reject()
 

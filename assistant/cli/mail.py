@@ -7,8 +7,6 @@ straight to the OS keyring; they are never echoed, logged or written to a file.
 from __future__ import annotations
 
 import argparse
-import getpass
-import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -21,20 +19,9 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``account``, ``mail`` and ``draft`` on the main parser's subcommands."""
     account = sub.add_parser("account", help="add, list, remove or test mail accounts (IMAP)")
     acc = account.add_subparsers(dest="account_action", metavar="ACTION", required=True)
-    add = acc.add_parser("add", help="add or replace an account; the password goes to the OS keyring")
-    add.add_argument("name", help="short name for the account (letters, digits, . _ @ + -)")
-    add.add_argument("--host", required=True, help="IMAP server, e.g. imap.example.org")
-    add.add_argument("--user", required=True, help="login name")
-    add.add_argument("--security", choices=["ssl", "starttls", "plain"], default="ssl",
-                     help="ssl (port 993, default), starttls (port 143), plain (localhost only)")
-    add.add_argument("--port", type=int, default=0, help="port (default: 993 for ssl, 143 otherwise)")
-    add.add_argument("--folder", action="append", dest="folders", metavar="FOLDER",
-                     help="folder to sync and watch (repeat; default INBOX)")
-    add.add_argument("--drafts-folder", help="where drafts go (default: the server's \\Drafts folder)")
-    add.add_argument("--ca-file", help="PEM certificate to trust for this server (self-signed servers)")
-    add.add_argument("--display-name", default="", help="your name, to sign drafted replies (default: from the "
-                                                        "address)")
-    add.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    add = acc.add_parser("add", help="add or replace an account from the e-mail address alone (the server is "
+                                     "found); the password or sign-in token goes to the OS keyring")
+    _add_account_arguments(add)
     lst = acc.add_parser("list", help="show the accounts (never passwords)")
     lst.add_argument("--json", action="store_true")
     rm = acc.add_parser("remove", help="remove an account and its password (cached mail stays until "
@@ -46,6 +33,8 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
     mail = sub.add_parser("mail", help="sync, list and show email (read-only: nothing is sent, moved or "
                                        "marked read)")
     m = mail.add_subparsers(dest="mail_action", metavar="ACTION", required=True)
+    _add_account_arguments(m.add_parser("add", help="add a mail account from the e-mail address alone (the same as "
+                                                    "`assistant account add`)"))
     sync = m.add_parser("sync", help="fetch new messages into the local cache")
     sync.add_argument("--account", help="only this account (default: all)")
     sync.add_argument("--watch", action="store_true", help="keep running and fetch new mail as it arrives "
@@ -77,6 +66,31 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
     draft.add_argument("--fast", action="store_true", help="use the small 135M model")
 
 
+def _add_account_arguments(add: argparse.ArgumentParser) -> None:
+    add.add_argument("name", help="your e-mail address (the server is found from it), or a short name for the "
+                                  "account with --host/--user (letters, digits, . _ @ + -)")
+    add.add_argument("--host", help="IMAP server, e.g. imap.example.org (default: found from the address)")
+    add.add_argument("--user", help="login name (default: the address)")
+    add.add_argument("--security", choices=["ssl", "starttls", "plain"], default=None,
+                     help="ssl (port 993), starttls (port 143), plain (localhost only); default: as found, else ssl")
+    add.add_argument("--port", type=int, default=0, help="port (default: as found, else 993 for ssl, 143 otherwise)")
+    add.add_argument("--folder", action="append", dest="folders", metavar="FOLDER",
+                     help="folder to sync and watch (repeat; default INBOX)")
+    add.add_argument("--drafts-folder", help="where drafts go (default: the server's \\Drafts folder)")
+    add.add_argument("--ca-file", help="PEM certificate to trust for this server (self-signed servers)")
+    add.add_argument("--display-name", default="", help="your name, to sign drafted replies (default: from the "
+                                                        "address)")
+    add.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    add.add_argument("--oauth", metavar="PROVIDER", help="sign in in the browser (OAuth 2.0) instead of a password: "
+                                                         "google or microsoft")
+    add.add_argument("--client-id", default="", help="the OAuth client id you or your organisation registered "
+                                                     "(see the README's Mail section)")
+    add.add_argument("--client-secret", default="", help="only for Google \"Desktop app\" clients: the secret "
+                                                         "shown with the client id (kept in the OS keyring)")
+    add.add_argument("--sasl", choices=["XOAUTH2", "OAUTHBEARER"], default="",
+                     help="SASL mechanism for OAuth (default: the provider's, XOAUTH2)")
+
+
 def run_mail_command(args: argparse.Namespace) -> int:
     """Run a command registered by :func:`add_mail_commands`; returns the exit status.
 
@@ -90,13 +104,6 @@ def run_mail_command(args: argparse.Namespace) -> int:
     if args.command == "mail":
         return int(getattr(mail_commands, f"mail_{args.mail_action}")(args))
     return int(mail_commands.draft(args))
-
-
-def read_password(args: argparse.Namespace, prompt: str) -> str:
-    """The password from one line of stdin (``--password-stdin``) or a no-echo prompt."""
-    if args.password_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
-    return getpass.getpass(prompt)
 
 
 

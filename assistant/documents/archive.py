@@ -11,8 +11,8 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from assistant.documents.base import Extractor, current_limits, nested_segments, register, report
-from assistant.documents.limits import Limits, megabytes
+from assistant.documents.base import Extractor, check_cancel, current_limits, nested_segments, register, report
+from assistant.documents.limits import Limits, megabytes, raise_hint
 from assistant.errors import InputError
 from assistant.records import Segment
 
@@ -21,16 +21,16 @@ _CHUNK = 1 << 20
 
 def _refusal(members: list[zipfile.ZipInfo], limits: Limits) -> str | None:
     if len(members) > limits.max_members:
-        return f"refused: {len(members):,} members (limit {limits.max_members:,})"
+        return f"refused: {len(members):,} members (limit {limits.max_members:,}); {raise_hint('max_members')}"
     total = sum(m.file_size for m in members)
     if total > limits.max_total_bytes:
         return (f"refused: possible zip bomb, {megabytes(total)} uncompressed "
-                f"(limit {megabytes(limits.max_total_bytes)})")
+                f"(limit {megabytes(limits.max_total_bytes)}); {raise_hint('max_total_bytes')}")
     for m in members:
         ratio = m.file_size / max(m.compress_size, 1)
         if m.file_size > _CHUNK and ratio > limits.max_ratio:
             return (f"refused: possible zip bomb, {m.filename} expands {ratio:,.0f}:1 "
-                    f"(limit {limits.max_ratio:,.0f}:1)")
+                    f"(limit {limits.max_ratio:,.0f}:1); {raise_hint('max_ratio')}")
     return None
 
 
@@ -50,6 +50,7 @@ class ZipExtractor(Extractor):
     """Members in archive order; ``section`` is ``member: PATH``. Encrypted members are reported."""
 
     suffixes = (".zip",)
+    isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
         try:
@@ -62,6 +63,7 @@ class ZipExtractor(Extractor):
             if refusal:
                 raise InputError(str(path), refusal)
             for info in members:
+                check_cancel()
                 if info.flag_bits & 0x1:
                     report("encrypted archive member (password protected)", info.filename)
                     continue

@@ -3,6 +3,12 @@
 Containers (email, archives, Outlook files) hand their parts back to the registry with
 :func:`nested_segments`; the limits, the nesting depth, the progress callback and the problems found so
 far live in a per-extraction context, so :meth:`Extractor.segments` stays the one method to implement.
+
+Readers that can hang or blow up on hostile input (``Extractor.isolate``: PDF, Office, archives, TNEF; and
+``Extractor.isolate_above``: text, HTML, calendars and mail over 1 MB) run in a child process with a
+wall-clock and a memory limit (:mod:`assistant.documents.isolate`); the others run in-process, so a small
+text file pays no process start. Cancel (a :class:`threading.Event`) is checked at
+every page, member and message, and ends a child at once.
 """
 
 from __future__ import annotations
@@ -10,14 +16,15 @@ from __future__ import annotations
 import mimetypes
 import re
 import tempfile
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from assistant.documents.limits import DEFAULT_LIMITS, Limits, megabytes
-from assistant.errors import InputError
+from assistant.documents.limits import DEFAULT_LIMITS, Limits, megabytes, raise_hint
+from assistant.errors import Cancelled, InputError
 from assistant.records import Document, Progress, Segment
 
 SEGMENT_GAP = "\n\n"
@@ -28,6 +35,12 @@ class Extractor(ABC):
     """Reads one format family. Subclasses implement :meth:`segments` and list their ``suffixes``."""
 
     suffixes: tuple[str, ...] = ()
+    #: Run in a child process with ``Limits.max_seconds`` and ``Limits.max_memory_mb`` (native or
+    #: complex parsers that hostile input can make hang or allocate without bound).
+    isolate: bool = False
+    #: Run in a child process when the file is larger than this many bytes (pure-Python parsers that are
+    #: fast on real files but superlinear on some hostile ones, e.g. html5lib on a megabyte of NULs).
+    isolate_above: int | None = None
 
     @abstractmethod
     def segments(self, path: Path) -> Iterator[Segment]:
@@ -85,6 +98,8 @@ class _Run:
     progress: ProgressCallback | None
     names: list[str]
     problems: list[InputError] = field(default_factory=list)
+    cancel: threading.Event | None = None
+    in_child: bool = False
 
 
 _RUN: ContextVar[_Run | None] = ContextVar("assistant_extraction_run", default=None)
@@ -110,10 +125,34 @@ def report(reason: str, part: str | None = None) -> None:
 
 
 def report_progress(done: int, total: int, unit: str) -> None:
-    """Tell the caller's progress callback (if any) how far the top-level file is read."""
+    """Tell the caller's progress callback (if any) how far the top-level file is read.
+
+    Raises:
+        Cancelled: the caller's cancel event is set (readers call this at every page or message).
+    """
     run = _RUN.get()
-    if run is not None and run.progress is not None and len(run.names) == 1:
+    if run is None:
+        return
+    check_cancel()
+    if run.progress is not None and len(run.names) == 1:
         run.progress(Progress(stage="extract", done=done, total=total, unit=unit))
+
+
+def check_cancel() -> None:
+    """Raise :class:`Cancelled` when the extraction in progress was cancelled."""
+    run = _RUN.get()
+    if run is not None and run.cancel is not None and run.cancel.is_set():
+        raise Cancelled()
+
+
+def _segments_of(extractor: Extractor, path: Path, run: _Run) -> Iterator[Segment]:
+    """``extractor.segments(path)``, in a child process with the run's limits when the reader is isolated."""
+    if not run.in_child and (extractor.isolate or extractor.isolate_above is not None
+                             and path.stat().st_size > extractor.isolate_above):
+        from assistant.documents.isolate import isolated_segments
+
+        return isolated_segments(extractor, path, run)
+    return extractor.segments(path)
 
 
 _MAGIC = ((b"%PDF-", ".pdf"), (b"{\\rtf", ".rtf"), (b"\x78\x9f\x3e\x22", ".tnef"), (b"PK\x03\x04", ".zip"))
@@ -192,11 +231,13 @@ def nested_segments(name: str, data: bytes, *, label: str = "attachment",
     if extractor is None:
         report(f"unsupported: {kind}", name)
         return
+    check_cancel()
     if depth() + 1 > run.limits.max_depth:
-        report(f"refused: nested more than {run.limits.max_depth} levels deep", name)
+        report(f"refused: nested more than {run.limits.max_depth} levels deep; {raise_hint('max_depth')}", name)
         return
     if len(data) > run.limits.max_file_bytes:
-        report(f"too large: {megabytes(len(data))} (limit {megabytes(run.limits.max_file_bytes)})", name)
+        report(f"too large: {megabytes(len(data))} (limit {megabytes(run.limits.max_file_bytes)}); "
+               f"{raise_hint('max_file_bytes')}", name)
         return
     prefix = f"{label}: {name}"
     segments: list[Segment] = []
@@ -207,9 +248,13 @@ def nested_segments(name: str, data: bytes, *, label: str = "attachment",
             stem = re.sub(r"[^\w.-]+", "_", Path(name.replace("\\", "/")).stem)[:80].strip("._") or "part"
             path = Path(tmp) / f"{stem}{kind}"
             path.write_bytes(data)
-            segments = list(extractor.segments(path))
+            segments = list(_segments_of(extractor, path, run))
     except InputError as exc:
         report(exc.reason)
+    except (Cancelled, KeyboardInterrupt):
+        raise
+    except RecursionError:
+        report("refused: nested too deeply to read")
     except Exception as exc:  # noqa: BLE001  (one bad part never stops the others)
         report(f"corrupt or unreadable ({type(exc).__name__}: {exc})")
     finally:
@@ -226,7 +271,8 @@ class Extraction:
     failures: list[InputError]
 
 
-def _extract(path: Path, limits: Limits, progress: ProgressCallback | None) -> tuple[Document, list[InputError]]:
+def _extract(path: Path, limits: Limits, progress: ProgressCallback | None,
+             cancel: threading.Event | None = None) -> tuple[Document, list[InputError]]:
     _load_builtin()
     name = str(path)
     if not path.exists():
@@ -243,13 +289,20 @@ def _extract(path: Path, limits: Limits, progress: ProgressCallback | None) -> t
     if extractor is None:
         raise InputError(name, f"unsupported: {kind} (supported: {', '.join(supported_suffixes())})")
     if size > limits.max_file_bytes:
-        raise InputError(name, f"too large: {megabytes(size)} (limit {megabytes(limits.max_file_bytes)})")
-    run = _Run(limits=limits, progress=progress, names=[name])
+        raise InputError(name, f"too large: {megabytes(size)} (limit {megabytes(limits.max_file_bytes)}); "
+                               f"{raise_hint('max_file_bytes')}")
+    if cancel is not None and cancel.is_set():
+        raise Cancelled()
+    run = _Run(limits=limits, progress=progress, names=[name], cancel=cancel)
     token = _RUN.set(run)
     try:
-        doc = _assemble(name, extractor.segments(path), run)
-    except InputError:
+        doc = _assemble(name, _segments_of(extractor, path, run), run)
+    except (InputError, Cancelled, KeyboardInterrupt):
         raise
+    except RecursionError as exc:
+        raise InputError(name, "refused: nested too deeply to read") from exc
+    except MemoryError as exc:
+        raise InputError(name, "ran out of memory reading it") from exc
     except Exception as exc:  # noqa: BLE001  (libraries raise many types on corrupt input)
         raise InputError(name, f"corrupt or unreadable ({type(exc).__name__}: {exc})") from exc
     finally:
@@ -279,31 +332,51 @@ def _assemble(name: str, segments: Iterable[Segment], run: _Run) -> Document:
                     problems=tuple(str(p) for p in run.problems))
 
 
-def extract(path: str | Path, *, limits: Limits = DEFAULT_LIMITS,
-            progress: ProgressCallback | None = None) -> Document:
+def configured_limits() -> Limits:
+    """The limits of the ``[documents]`` table of the user's ``config.toml`` (defaults when it is absent or
+    invalid: an invalid file is reported where the settings are loaded)."""
+    try:
+        from assistant.config import load_settings
+
+        return load_settings().documents
+    except Exception:  # noqa: BLE001  (ConfigError, or a config without the table)
+        return DEFAULT_LIMITS
+
+
+def extract(path: str | Path, *, limits: Limits | None = None, progress: ProgressCallback | None = None,
+            cancel: threading.Event | None = None) -> Document:
     """Read ``path`` into a :class:`Document` (segments joined by a blank line, offsets recorded).
 
     Parts that could not be read (a corrupt attachment, a scanned page without OCR) are named in
     ``Document.problems``; ``progress`` receives a :class:`Progress` per page where the format has pages.
+    ``limits`` defaults to :func:`configured_limits`.
 
     Raises:
-        InputError: missing, unreadable, unsupported, too large, corrupt or empty file; the message names it.
+        InputError: missing, unreadable, unsupported, too large, corrupt or empty file, or over a limit
+            (the message names the file, the limit and the setting that raises it).
+        Cancelled: ``cancel`` was set (checked at every page, member and message; a child is ended).
     """
-    return _extract(Path(path), limits, progress)[0]
+    return _extract(Path(path), limits or configured_limits(), progress, cancel)[0]
 
 
-def read_many(paths: Iterable[str | Path], *, limits: Limits = DEFAULT_LIMITS,
-              progress: ProgressCallback | None = None) -> Extraction:
+def read_many(paths: Iterable[str | Path], *, limits: Limits | None = None,
+              progress: ProgressCallback | None = None, cancel: threading.Event | None = None) -> Extraction:
     """Read every file; never raises for bad input.
 
     Returns:
         The documents read, and one :class:`InputError` per file or part that could not be read.
+
+    Raises:
+        Cancelled: ``cancel`` was set.
     """
+    limits = limits or configured_limits()
     documents: list[Document] = []
     failures: list[InputError] = []
     for path in paths:
         try:
-            doc, problems = _extract(Path(path), limits, progress)
+            doc, problems = _extract(Path(path), limits, progress, cancel)
+        except (Cancelled, KeyboardInterrupt):
+            raise
         except InputError as exc:
             failures.append(exc)
             continue

@@ -238,6 +238,7 @@ class DocxExtractor(Extractor):
     """One segment per heading-delimited body section (DOCX has no fixed pages), then one per other part."""
 
     suffixes = (".docx",)
+    isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
         from lxml import etree

@@ -10,13 +10,14 @@ be read"), detached signatures skipped; an invitation's section is named after i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from assistant.documents.base import Extractor, current_limits, nested_segments, register, report
+from assistant.documents.base import Extractor, current_limits, nested_segments, register, report, report_progress
+from assistant.documents.limits import ISOLATE_ABOVE_BYTES
 from assistant.errors import InputError
 from assistant.mail.attachments import message_document
-from assistant.mail.parse import SIGNATURE, parse_message, readable_data, sealed_reason
+from assistant.mail.parse import NOT_READ, SIGNATURE, parse_message, readable_data, sealed_reason
 from assistant.records import Segment
 
 _OWN_SECTIONS = ("invitation: ", "event: ", "task: ", "contact: ")
@@ -25,6 +26,9 @@ _OWN_SECTIONS = ("invitation: ", "event: ", "task: ", "contact: ")
 def message_segments(raw: bytes, source: str, label: str | None = None) -> Iterator[Segment]:
     """Headers and body of one message (section ``LABEL: SUBJECT`` when labelled), then its attachments."""
     message = parse_message(raw)
+    for defect in message.defects:
+        if defect.startswith(NOT_READ):
+            report(defect, label or None)
     head = message_document(message, source).text.replace("\r\n", "\n")
     yield Segment(text=head, section=f"{label}: {message.subject or '(no subject)'}" if label else None)
     limits = current_limits()
@@ -65,6 +69,7 @@ class EmlExtractor(Extractor):
     """One ``.eml`` message (also attached ``message/rfc822`` parts, which arrive as ``.eml``)."""
 
     suffixes = (".eml",)
+    isolate_above = ISOLATE_ABOVE_BYTES
 
     def segments(self, path: Path) -> Iterator[Segment]:
         raw = wide_to_utf8(path.read_bytes())
@@ -80,13 +85,24 @@ _FROM_LINE = re.compile(rb"From \S+ +(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +)?"
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
 
 
-def mbox_messages(data: bytes) -> Iterator[bytes]:
+def _lines(source: bytes | Iterable[bytes]) -> Iterator[bytes]:
+    """Lines (ends kept) split as :meth:`bytes.splitlines` does (LF, CR LF or a lone CR)."""
+    if isinstance(source, bytes):
+        yield from source.splitlines(keepends=True)
+        return
+    for chunk in source:  # a binary file yields LF-ended lines; a lone CR still ends a line
+        yield from chunk.splitlines(keepends=True) if b"\r" in chunk.rstrip(b"\r\n") else (chunk,)
+
+
+def mbox_messages(data: bytes | Iterable[bytes]) -> Iterator[bytes]:
     """The messages of an mbox: split only at real From_ lines (at the start or after a blank line, with a
-    sender and a date), so a body line starting with "From " stays; ``>From`` escapes are undone (mboxrd)."""
-    lines = data.splitlines(keepends=True)
+    sender and a date), so a body line starting with "From " stays; ``>From`` escapes are undone (mboxrd).
+
+    ``data`` is the whole mbox, or its lines (an open binary file): then only one message is in memory
+    at a time, however large the mbox."""
     current: list[bytes] | None = None
     blank_before = True
-    for line in lines:
+    for line in _lines(data):
         if blank_before and line.startswith(b"From ") and _FROM_LINE.match(line.rstrip(b"\r\n")):
             if current is not None:
                 yield _unescape(current)
@@ -110,11 +126,15 @@ class MboxExtractor(Extractor):
     """Every message of a Unix mbox, in order; ``section`` is ``message N: SUBJECT``."""
 
     suffixes = (".mbox",)
+    isolate_above = ISOLATE_ABOVE_BYTES
 
     def segments(self, path: Path) -> Iterator[Segment]:
-        for number, raw in enumerate(mbox_messages(path.read_bytes()), start=1):
-            if raw.strip():
-                yield from message_segments(raw, f"{path.name} message {number}", f"message {number}")
+        total = path.stat().st_size
+        with path.open("rb") as f:  # streamed: one message in memory at a time
+            for number, raw in enumerate(mbox_messages(f), start=1):
+                report_progress(f.tell(), total, "B")  # also where Cancel is checked
+                if raw.strip():
+                    yield from message_segments(raw, f"{path.name} message {number}", f"message {number}")
 
 
 register(EmlExtractor())

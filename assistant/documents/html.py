@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from assistant.documents.base import Extractor, register
+from assistant.documents.limits import ISOLATE_ABOVE_BYTES
 from assistant.documents.text import decode
 from assistant.mail.html import parse_html, tree_text, tree_title
 from assistant.records import Segment
@@ -35,9 +36,12 @@ class HtmlExtractor(Extractor):
     """One segment: the page's visible text, with the ``<title>`` as its section."""
 
     suffixes = (".html", ".htm", ".xhtml")
+    isolate_above = ISOLATE_ABOVE_BYTES
 
     def segments(self, path: Path) -> Iterator[Segment]:
-        tree = parse_html(decode_html(path.read_bytes(), str(path)))
+        # NULs are dropped first: the parser ignores them in text but reports each as an error, which
+        # html5lib makes quadratic (a megabyte of NULs took minutes; found by benchmarks/fuzz_readers.py).
+        tree = parse_html(decode_html(path.read_bytes(), str(path)).replace("\x00", ""))
         yield Segment(text=tree_text(tree), section=tree_title(tree) or None)
 
 

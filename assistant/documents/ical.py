@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.documents.base import Extractor, register
+from assistant.documents.limits import ISOLATE_ABOVE_BYTES
 from assistant.documents.text import decode
 from assistant.errors import InputError
 from assistant.records import Segment
@@ -88,6 +89,7 @@ class CalendarExtractor(Extractor):
     lines (``Event:``, ``Starts:``, ``Location:`` ...; ``Name:``, ``Email:`` ...), never raw property syntax."""
 
     suffixes = (".ics", ".ical", ".ifb", ".vcs", ".vcf", ".vcard")
+    isolate_above = ISOLATE_ABOVE_BYTES
 
     def segments(self, path: Path) -> Iterator[Segment]:
         import icalendar

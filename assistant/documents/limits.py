@@ -1,4 +1,9 @@
-"""Limits on what one extraction may read: file size, archive nesting and expansion, OCR work."""
+"""Limits on what one extraction may read: file size, pages, archive nesting and expansion, OCR work,
+and the time and memory one file's reader may use.
+
+Every limit is a setting in the ``[documents]`` table of ``config.toml`` (same names as the fields of
+:class:`Limits`); a refusal names the limit and the setting that raises it (:func:`raise_hint`).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,13 @@ DEFAULT_MAX_RATIO = 100.0
 DEFAULT_MAX_OCR_PAGES = 200
 DEFAULT_OCR_LANGUAGES = "eng"
 DEFAULT_OCR_DPI = 300
+DEFAULT_MAX_PAGES = 5_000
+DEFAULT_MAX_SECONDS = 120.0
+DEFAULT_MAX_MEMORY_MB = 2048
+SETTINGS_TABLE = "documents"
+# Plain text, HTML, calendars and mail larger than this are read in a child process too (with the time and
+# memory limits); smaller ones in-process, which costs no process start.
+ISOLATE_ABOVE_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -20,7 +32,9 @@ class Limits:
 
     ``max_depth`` counts containers inside containers (a zip in an email is depth 2); ``max_ocr_pages``
     caps the scanned pages OCR'd per file (~2.6 s each at 300 dpi); ``ocr_languages`` uses tesseract's
-    ``eng+deu`` form.
+    ``eng+deu`` form. ``max_pages`` refuses longer PDFs before a page is read. ``max_seconds`` (wall
+    clock) and ``max_memory_mb`` (address space, MiB) bound one file's reader when it runs in a child
+    process (PDF, Office, archives: see :mod:`assistant.documents.isolate`); 0 turns either off.
     """
 
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
@@ -31,6 +45,9 @@ class Limits:
     max_ocr_pages: int = DEFAULT_MAX_OCR_PAGES
     ocr_languages: str = DEFAULT_OCR_LANGUAGES
     ocr_dpi: int = DEFAULT_OCR_DPI
+    max_pages: int = DEFAULT_MAX_PAGES
+    max_seconds: float = DEFAULT_MAX_SECONDS
+    max_memory_mb: int = DEFAULT_MAX_MEMORY_MB
 
 
 DEFAULT_LIMITS = Limits()
@@ -39,3 +56,8 @@ DEFAULT_LIMITS = Limits()
 def megabytes(n: int) -> str:
     """``n`` bytes for a message, e.g. ``512 MB``."""
     return f"{n / 1_000_000:.0f} MB" if n >= 1_000_000 else f"{n:,} bytes"
+
+
+def raise_hint(setting: str) -> str:
+    """How a person raises a limit, e.g. ``raise max_pages in [documents] of config.toml``."""
+    return f"raise {setting} in [{SETTINGS_TABLE}] of config.toml"

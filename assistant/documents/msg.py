@@ -42,6 +42,7 @@ class MsgExtractor(Extractor):
     """Headers and body, then every attachment through the registry (embedded messages too)."""
 
     suffixes = (".msg",)
+    isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
         try:

@@ -103,6 +103,7 @@ class OdfExtractor(Extractor):
     """OpenDocument text, spreadsheet and presentation files (LibreOffice, Google Docs exports)."""
 
     suffixes = (".odt", ".ods", ".odp")
+    isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
         try:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.documents.base import Extractor, current_limits, register, report, report_progress
+from assistant.documents.limits import raise_hint
 from assistant.documents.ocr import OcrUnavailable, ocr_image
 from assistant.errors import InputError
 from assistant.records import Segment
@@ -138,6 +139,7 @@ class PdfExtractor(Extractor):
     """Text of each page from PDFium. Encrypted and corrupt files raise :class:`InputError`."""
 
     suffixes = (".pdf",)
+    isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
         import pypdfium2 as pdfium
@@ -160,6 +162,9 @@ class PdfExtractor(Extractor):
                     report(f"form fields not read ({exc})", "form")
             form = pdf.formenv.raw if pdf.formenv else None
             total = len(pdf)
+            if limits.max_pages and total > limits.max_pages:
+                raise InputError(str(path), f"refused: {total:,} pages (limit {limits.max_pages:,}); "
+                                            f"{raise_hint('max_pages')}")
             for index in range(total):
                 page = pdf[index]
                 comments: list[str] = []
@@ -177,7 +182,8 @@ class PdfExtractor(Extractor):
                         if ocr_error:
                             report(f"scanned page not read: {ocr_error}", where)
                         elif ocr_done >= limits.max_ocr_pages:
-                            report(f"scanned page not read: over the OCR limit of {limits.max_ocr_pages} pages",
+                            report(f"scanned page not read: over the OCR limit of {limits.max_ocr_pages} pages; "
+                                   f"{raise_hint('max_ocr_pages')}",
                                    where)
                         else:
                             try:

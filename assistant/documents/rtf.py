@@ -17,6 +17,7 @@ class RtfExtractor(Extractor):
     """One segment; the ``\\ansicpg`` code page (default cp1252) decodes the 8-bit escapes."""
 
     suffixes = (".rtf",)
+    isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
         from striprtf.striprtf import rtf_to_text

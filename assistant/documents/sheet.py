@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.documents.base import Extractor, register
+from assistant.documents.limits import ISOLATE_ABOVE_BYTES
 from assistant.documents.text import decode
 from assistant.errors import InputError
 from assistant.records import Segment
@@ -74,6 +75,7 @@ class CsvExtractor(Extractor):
     """Comma- or tab-separated text in any encoding (BOM, UTF-8, cp1252); the dialect is sniffed."""
 
     suffixes = (".csv", ".tsv")
+    isolate_above = ISOLATE_ABOVE_BYTES
 
     def segments(self, path: Path) -> Iterator[Segment]:
         text = decode(path.read_bytes(), str(path))
@@ -139,6 +141,7 @@ class XlsxExtractor(Extractor):
     or their text and a note when none was ever computed."""
 
     suffixes = (".xlsx", ".xlsm")
+    isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
         import openpyxl

@@ -30,6 +30,7 @@ class PptxExtractor(Extractor):
     """One segment per slide (``page`` = slide number, ``section`` = its title), notes appended."""
 
     suffixes = (".pptx",)
+    isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
         import pptx

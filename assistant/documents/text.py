@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from assistant.documents.base import Extractor, register
+from assistant.documents.limits import ISOLATE_ABOVE_BYTES
 from assistant.errors import InputError
 from assistant.records import Segment
 
@@ -33,6 +34,7 @@ class TextExtractor(Extractor):
     """``.txt``/``.md``: one segment per page (form feed or page marker), tagged with the last heading."""
 
     suffixes = (".txt", ".text", ".md", ".markdown", ".rst", ".log")
+    isolate_above = ISOLATE_ABOVE_BYTES
 
     def segments(self, path: Path) -> Iterator[Segment]:
         text = decode(path.read_bytes(), str(path)).replace("\r\n", "\n")

@@ -48,6 +48,7 @@ class DocExtractor(Extractor):
     """Word 97-2003 documents; the text as the converter lays it out."""
 
     suffixes = (".doc",)
+    isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
         command = converter()

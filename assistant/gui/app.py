@@ -8,17 +8,16 @@ from collections.abc import Sequence
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from assistant.config import load_settings
+from assistant.config import APP_ID, load_settings
 from assistant.gui.window import MainWindow
 from assistant.service import ModelStore
-
-APP_ID = "com.example.Assistant"
 
 
 def run_gui(argv: Sequence[str] = (), files: Sequence[str] = ()) -> int:
     """Show the main window (opening ``files`` if given) and run the event loop; returns the exit status."""
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     assert isinstance(app, QApplication)
+    app.setOrganizationDomain(".".join(reversed(APP_ID.split(".")[:-1])))  # ttrag.org
     app.setApplicationName("Assistant")
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(QIcon.fromTheme(APP_ID))

@@ -1,14 +1,17 @@
 """Ask panel: open files, question box, streamed answer, route and rewrites, numbered sources; one Session per
-context."""
+context, and the conversation: earlier turns with their sources, New conversation, Export (issue 17)."""
 
 from __future__ import annotations
 
+import html
 import threading
 import time
+from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -26,6 +29,7 @@ from assistant.gui.passage_view import PassageView, short_source
 from assistant.gui.tasks import Emit, Task, TaskRunner
 from assistant.records import Answer, Source, TokenText
 from assistant.service import Session
+from assistant.ttrag.conversation import Conversation, Turn
 
 
 class AskPanel(QWidget):
@@ -66,6 +70,33 @@ class AskPanel(QWidget):
         self.sources.itemClicked.connect(self._open_source)
         self.sources.itemActivated.connect(self._open_source)
         self.passage = PassageView()
+        self.conversation = Conversation()
+        self.history = QTextBrowser()
+        self.history.setAccessibleName("Conversation so far")
+        self.history.setOpenLinks(False)
+        self.history.anchorClicked.connect(self._open_history_source)
+        self.history.setPlaceholderText("Earlier questions and answers of this conversation appear here; "
+                                        "follow-ups may refer to them (“Is there a cap on it?”).")
+        self.history_note = QLabel()
+        self.history_note.setWordWrap(True)
+        self.history_note.setStyleSheet("color: #8a5a00; font-size: small")
+        self.history_note.setAccessibleName("History note")
+        self.history_note.hide()
+        self.new_button = QPushButton("New conversation")
+        self.new_button.setAccessibleName("Start a new conversation")
+        self.new_button.setToolTip("Forget the earlier questions: the next question is read on its own")
+        self.new_button.clicked.connect(self.new_conversation)
+        self.export_button = QPushButton("Export conversation…")
+        self.export_button.setAccessibleName("Export the conversation as Markdown")
+        self.export_button.setToolTip("Save the questions, answers and sources as a Markdown file (nothing is "
+                                      "saved otherwise)")
+        self.export_button.clicked.connect(self.export_conversation)
+        conversation_row = QHBoxLayout()
+        conversation_row.addWidget(QLabel("Conversation"))
+        conversation_row.addStretch(1)
+        conversation_row.addWidget(self.new_button)
+        conversation_row.addWidget(self.export_button)
+        self._update_conversation_buttons()
         row = QHBoxLayout()
         row.addWidget(self.question)
         row.addWidget(self.ask_button)
@@ -74,6 +105,9 @@ class AskPanel(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.files)
         column.addWidget(self.context_label)
+        column.addLayout(conversation_row)
+        column.addWidget(self.history, 2)
+        column.addWidget(self.history_note)
         column.addLayout(row)
         column.addWidget(self.answer_text, 3)
         column.addWidget(self.meta)
@@ -137,9 +171,13 @@ class AskPanel(QWidget):
             return
         self.clear_answer()
         self.answer_text.setPlainText("")
+        self._render_history(len(self.conversation.turns))
+        # the worker reads its own copy: the conversation changes only here, on the GUI thread
+        conversation = Conversation(list(self.conversation.turns), self.conversation.max_history_tokens,
+                                    self.conversation.carry_sources)
 
-        def work(emit: Emit, cancel: threading.Event) -> Answer:
-            return session.ask(question, emit=emit, cancel=cancel)
+        def work(emit: Emit, cancel: threading.Event) -> Turn:
+            return session.ask_followup(conversation, question, emit=emit, cancel=cancel)
 
         self._task = self.runner.start("ask", "Answering", work, self._done, on_event=self._event,
                                        on_error=self._error)
@@ -168,10 +206,16 @@ class AskPanel(QWidget):
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertText(event.text)
 
-    def _done(self, answer: Answer) -> None:
+    def _done(self, turn: Turn) -> None:
+        answer = turn.answer
+        self.conversation.add(turn)
+        self._render_history(len(self.conversation.turns) - 1)  # the newest turn is in the answer box
+        self._update_conversation_buttons()
         self.answer = answer
         self.answer_text.setPlainText(answer.text)
         parts = []
+        if turn.standalone != turn.question:
+            parts.append(f"you asked “{turn.question}”, answered as “{turn.standalone}”")
         if answer.route != "question_answering":
             parts.append(f"answered by {answer.route.replace('_', ' ')}")
         if answer.rewrites:
@@ -197,8 +241,90 @@ class AskPanel(QWidget):
 
     def _open_source(self, item: QListWidgetItem) -> None:
         source = item.data(Qt.ItemDataRole.UserRole)
-        if not isinstance(source, Source):
-            return
+        if isinstance(source, Source):
+            self._show_source(source)
+
+    def _show_source(self, source: Source) -> None:
         documents = self.session.context.documents if self.session else []
         document = next((d for d in documents if d.source == source.source), None)
         self.passage.show_source(source, document)
+
+    # ---- the conversation ----
+
+    def new_conversation(self) -> None:
+        """Forget the earlier turns (a running question is stopped): the next question stands alone."""
+        self.stop()
+        self.conversation.clear()
+        self.clear_answer()
+        self._render_history(0)
+        self._update_conversation_buttons()
+        self.meta.setText("New conversation: earlier questions are forgotten.")
+
+    def export_conversation(self) -> None:
+        """Ask where to save the conversation, then write it as Markdown with its sources."""
+        if not self.conversation.turns:
+            self.meta.setText("Nothing to export yet: ask a question first.")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export conversation", "conversation.md",
+                                              "Markdown (*.md);;All files (*)")
+        if path:
+            self.export_to(Path(path))
+
+    def export_to(self, path: Path) -> bool:
+        """Write the conversation to ``path`` (Markdown); the outcome is shown under the answer."""
+        about = [d.source for d in self.session.context.documents] if self.session else []
+        try:
+            path.write_text(self.conversation.to_markdown(about=about), encoding="utf-8")
+        except OSError as exc:
+            self.meta.setText(f"Could not export to {path}: {exc.strerror or exc}")
+            return False
+        n = len(self.conversation.turns)
+        self.meta.setText(f"Exported {n} question{'s' if n != 1 else ''} with sources to {path}.")
+        return True
+
+    def _update_conversation_buttons(self) -> None:
+        has_turns = bool(self.conversation.turns)
+        self.new_button.setEnabled(has_turns)
+        self.export_button.setEnabled(has_turns)
+
+    def _render_history(self, shown: int) -> None:
+        """The first ``shown`` turns in the history view, each with its sources as links; the note about
+        turns no longer sent to the model."""
+        blocks = []
+        for t, turn in enumerate(self.conversation.turns[:shown]):
+            asked = f"<b>{html.escape(turn.question)}</b>"
+            if turn.standalone != turn.question:
+                asked += f" <span style='color:#666'>(answered as: {html.escape(turn.standalone)})</span>"
+            links = []
+            for s in turn.sources:
+                page = f", p. {s.page}" if s.page else ""
+                links.append(f"<a href='source:{t}:{s.n - 1}'>[{s.n}] {html.escape(short_source(s.source))}"
+                             f"{page}</a>")
+            label = "Sources" if turn.answer.found else "Passages read (no answer found in them)"
+            blocks.append(f"<p>{asked}<br>{html.escape(turn.answer.text)}"
+                          + (f"<br><small>{label}: {' '.join(links)}</small>" if links else "") + "</p>")
+        self.history.setHtml("".join(blocks))
+        self.history.moveCursor(QTextCursor.MoveOperation.End)
+        dropped = self._dropped_turns()
+        self.history_note.setVisible(dropped > 0)
+        if dropped:
+            self.history_note.setText(
+                f"\u26A0 The oldest {dropped} question{'s are' if dropped > 1 else ' is'} no longer sent to the model "
+                f"(the history is bounded to {self.conversation.max_history_tokens} tokens): follow-ups can only "
+                "refer to the newer ones. New conversation starts afresh.")
+
+    def _dropped_turns(self) -> int:
+        if not self.conversation.turns or self.session is None:
+            return 0
+        generator = self.session.store.loaded_generator()  # loaded by the ask that made the turns
+        if generator is None:
+            return 0
+        return self.conversation.dropped_turns(generator.count_tokens)
+
+    def _open_history_source(self, url: QUrl) -> None:
+        _, turn, n = (url.toString().split(":") + ["", "", ""])[:3]
+        try:
+            source = self.conversation.turns[int(turn)].sources[int(n)]
+        except (ValueError, IndexError):
+            return
+        self._show_source(source)

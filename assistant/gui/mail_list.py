@@ -5,14 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
 
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.parse import parse_message
 from assistant.records import Message
 
-COLUMNS = ("New", "Att.", "From", "Subject", "Date")
+COLUMNS = ("\u25CF", "+", "From", "Subject", "Date")  # new, attachments: narrow marks, named in tooltips
+FROM_SHARE = 0.4  # of the width left beside the marks and the date; Subject gets the rest
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -63,7 +73,9 @@ class MessageTableModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
-            return ("New since the last sync", "Has attachments", "", "", "")[section] or None
+            return ("New since the last sync", "Number of attachments", "", "", "")[section] or None
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.AccessibleTextRole:
+            return ("New", "Attachments", "From", "Subject", "Date")[section]
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -140,12 +152,16 @@ class MessageListPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the list (arrows move in it): no keyboard trap
         header = self.table.horizontalHeader()
         for col in (0, 1, 4):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(2, 180)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(24)
+        # From takes a share of the width, so a narrow window (1024x640) still shows Subject and the whole Date
+        self.table.viewport().installEventFilter(self)
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -154,6 +170,17 @@ class MessageListPanel(QWidget):
 
     def set_rows(self, rows: list[MessageRow]) -> None:
         self.model.set_rows(rows)
+        self._fit_columns()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self._fit_columns()
+        return False
+
+    def _fit_columns(self) -> None:
+        header = self.table.horizontalHeader()
+        fixed = sum(header.sectionSize(c) for c in (0, 1, 4))
+        header.resizeSection(2, max(80, min(240, int((self.table.viewport().width() - fixed) * FROM_SHARE))))
 
     def current(self) -> MessageRow | None:
         index = self.table.currentIndex()

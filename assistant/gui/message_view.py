@@ -1,13 +1,29 @@
-"""Message view: headers, body, and the attachments with size and read/failed status (with the reason)."""
+"""Message view: headers, body, and the attachments with size and read/failed status (with the reason).
+
+The body is shown as plain text (HTML mail is converted to its visible text when parsed), and the body
+view refuses every resource URL, so an HTML mail never loads remote content: no tracking image, style
+sheet or font is fetched, and no request tells the sender the mail was opened (issue 14).
+"""
 
 from __future__ import annotations
 
 import html
+from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from assistant.gui.mail_list import MessageRow
+from assistant.gui.open_files import plain_reason
 
 
 def human_size(n: int) -> str:
@@ -16,6 +32,13 @@ def human_size(n: int) -> str:
             return f"{n:,} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024  # type: ignore[assignment]
     return f"{n} B"
+
+
+class LocalOnlyBrowser(QTextBrowser):
+    """A QTextBrowser that loads no resource at all (images, style sheets, fonts): mail is untrusted."""
+
+    def loadResource(self, kind: int, url: QUrl | Any) -> Any:  # noqa: N802  (Qt's name)
+        return None
 
 
 class MessageView(QWidget):
@@ -28,13 +51,16 @@ class MessageView(QWidget):
         self.headers.setTextFormat(Qt.TextFormat.RichText)
         self.headers.setWordWrap(True)
         self.headers.setAccessibleName("Message headers")
-        self.body = QTextBrowser()
+        self.body = LocalOnlyBrowser()
         self.body.setAccessibleName("Message body")
+        self.body.setOpenLinks(False)  # a click never opens a link from the mail
         self.attachments = QTreeWidget()
         self.attachments.setAccessibleName("Attachments")
         self.attachments.setHeaderLabels(["Attachment", "Size", "Status"])
         self.attachments.setRootIsDecorated(False)
-        self.attachments.setColumnWidth(0, 200)
+        self.attachments.setColumnWidth(0, 160)
+        self.attachments.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.attachments.setVisible(False)  # until a message with attachments is shown
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.body)
         split.addWidget(self.attachments)
@@ -70,8 +96,8 @@ class MessageView(QWidget):
         """Mark each attachment read, or failed with its reason (``skipped``: filename -> reason)."""
         for item in self._items():
             reason = skipped.get(item.text(0))
-            item.setText(2, "read" if reason is None else f"failed: {reason}")
-            item.setToolTip(2, item.text(2))
+            item.setText(2, "read" if reason is None else f"failed: {plain_reason(reason)}")
+            item.setToolTip(2, "read" if reason is None else reason)
 
     def status_of(self, filename: str) -> str:
         for item in self._items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,29 @@ from assistant.records import Document, Progress
 from assistant.service import ModelStore, Session, read_files
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
+_WRAPPED = re.compile(r"^(?P<head>[^(]*?)\s*\((?P<inner>.*)\)\s*\.?$", re.DOTALL)
+
+
+def plain_reason(reason: str) -> str:
+    """A reader's reason as one clause with at most one parenthesis: the nested library message
+    ``corrupt or not a PDF (Failed to load document (PDFium: Data format error).)`` becomes
+    ``corrupt or not a PDF (PDFium: Data format error)``; its innermost part is the detail that names
+    the cause, the wrappers around it only repeat that loading failed."""
+    reason = reason.strip().rstrip(".")
+    match = _WRAPPED.match(reason)
+    if match is None:
+        return reason
+    head, inner = match["head"].strip(), match["inner"].strip().rstrip(".")
+    while (deeper := _WRAPPED.match(inner)) is not None:
+        inner = deeper["inner"].strip().rstrip(".")
+    if not head or head.lower() in ("could not be read", "failed", "error"):
+        return inner
+    return f"{head} ({inner})" if inner else head
+
+
+def failure_sentence(path: str, reason: str) -> str:
+    """``Could not read NAME: REASON.`` as one sentence."""
+    return f"Could not read {Path(path).name}: {plain_reason(reason)}."
 
 
 @dataclass
@@ -56,6 +80,9 @@ class OpenFilesList(QWidget):
         self.list.setAccessibleName("Open files")
         self.list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
         self.list.setMaximumHeight(96)
+        self.list.setWordWrap(True)  # a long reason wraps instead of running off behind a scroll bar
+        self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.add_button = QPushButton("Add files\u2026")
         self.add_button.setToolTip("Open more files; the questions are then about all of them (Ctrl+O)")
         self.add_button.clicked.connect(self.add_requested)
@@ -85,16 +112,16 @@ class OpenFilesList(QWidget):
         for path in reading:
             self._add(path, f"\u2026 {Path(path).name} (reading)")
         for path, reason in failed.items():
-            self._add(path, f"\u2716 {Path(path).name}: could not be read ({reason})")
+            self._add(path, f"\u2716 {Path(path).name} \u2014 not read: {plain_reason(reason)}", reason)
         self.setVisible(self.list.count() > 0)
         self.remove_button.setEnabled(bool(read or failed))
 
     def paths(self) -> list[str]:
         return [str(self.list.item(i).data(PATH_ROLE)) for i in range(self.list.count())]
 
-    def _add(self, path: str, text: str) -> None:
+    def _add(self, path: str, text: str, detail: str = "") -> None:
         item = QListWidgetItem(text)
-        item.setToolTip(path)
+        item.setToolTip(f"{path}\n{detail}" if detail else path)
         item.setData(PATH_ROLE, path)
         self.list.addItem(item)
 

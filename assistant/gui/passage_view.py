@@ -1,8 +1,10 @@
-"""Side view of a cited passage: file, page and the surrounding text with the cited chunk highlighted."""
+"""Side view of a cited passage: file, page and the surrounding text with the cited chunk highlighted, from a
+word boundary on, Markdown headings shown as headings."""
 
 from __future__ import annotations
 
 import html
+import re
 from pathlib import PurePath
 
 from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
@@ -10,6 +12,43 @@ from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 from assistant.records import Document, Source
 
 CONTEXT_CHARS = 600
+
+
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+
+
+def _boundary_after(text: str) -> int:
+    """Where the first whole sentence or line of ``text`` starts (``text`` was cut at its start), when one
+    starts in its first half; else its first whole word."""
+    ends = [i + len(mark) for mark in ("\n", ". ") if 0 <= (i := text.find(mark)) < len(text) // 2]
+    if ends:
+        return min(ends)
+    return text.find(" ") + 1  # 0 when there is no space: the whole text is one word
+
+
+def _boundary_before(text: str) -> int:
+    """Where the last whole sentence or line of ``text`` ends (``text`` was cut at its end), when one ends
+    in its second half; else its last whole word."""
+    ends = [i + keep for mark, keep in (("\n", 0), (". ", 1)) if (i := text.rfind(mark)) >= len(text) // 2]
+    if ends:
+        return max(ends)
+    i = text.rfind(" ")
+    return i if i >= 0 else len(text)
+
+
+def shown(text: str) -> str:
+    """``text`` as the view shows it: Markdown heading lines without their ``#`` markers."""
+    return "\n".join(m[2] if (m := _HEADING.match(line)) else line for line in text.split("\n"))
+
+
+def render(text: str) -> str:
+    """HTML for ``text`` (inside a pre-wrap block): headings (``### Title``) in bold without their markers,
+    so the view's plain-text positions are those of :func:`shown`."""
+    lines = []
+    for line in text.split("\n"):
+        m = _HEADING.match(line)
+        lines.append(f"<b style='font-size:large'>{html.escape(m[2])}</b>" if m else html.escape(line))
+    return "\n".join(lines)
 
 
 def short_source(source: str) -> str:
@@ -31,8 +70,10 @@ class PassageView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
         layout.addWidget(self.text)
+        self.setVisible(False)  # until a source is clicked: the question and answer get the width
 
     def show_source(self, source: Source, document: Document | None) -> None:
+        self.setVisible(True)
         page = f", page {source.page}" if source.page else ""
         self.title.setText(f"[{source.n}] {short_source(source.source)}{page}")
         self.title.setToolTip(source.source)
@@ -40,24 +81,30 @@ class PassageView(QWidget):
             self.text.setHtml(f"<mark>{html.escape(source.snippet)}</mark>")
             return
         text = document.text
-        before = text[max(0, source.start - CONTEXT_CHARS):source.start]
+        lo = max(0, source.start - CONTEXT_CHARS)
+        before = text[lo:source.start]
+        if lo > 0:  # the shown context starts at a line, a sentence or at least a word: never mid-word
+            before = before[_boundary_after(before):]
         passage = text[source.start:source.end]
         after = text[source.end:source.end + CONTEXT_CHARS]
+        if source.end + CONTEXT_CHARS < len(text):
+            after = after[:_boundary_before(after)]
         i = passage.find(source.snippet) if source.snippet else -1
         if i >= 0:
-            cited = (html.escape(passage[:i]) + "<b style='background:#ffe680'>" +
-                     html.escape(source.snippet) + "</b>" + html.escape(passage[i + len(source.snippet):]))
+            cited = (render(passage[:i]) + "<b style='background:#ffe680'>" + render(source.snippet) + "</b>" +
+                     render(passage[i + len(source.snippet):]))
         else:
-            cited = html.escape(passage)
-        body = (f"<span style='color:#777'>{html.escape(before)}</span>"
+            cited = render(passage)
+        body = (f"<span style='color:#777'>{render(before)}</span>"
                 f"<span style='background:#fff5c0'>{cited}</span>"
-                f"<span style='color:#777'>{html.escape(after)}</span>")
+                f"<span style='color:#777'>{render(after)}</span>")
         self.text.setHtml(f"<div style='white-space:pre-wrap'>{body}</div>")
         cursor = self.text.textCursor()
-        cursor.setPosition(len(before))
+        cursor.setPosition(len(shown(before)))
         self.text.setTextCursor(cursor)
         self.text.ensureCursorVisible()
 
     def clear(self) -> None:
         self.title.setText("Click a source to read the passage.")
         self.text.clear()
+        self.setVisible(False)

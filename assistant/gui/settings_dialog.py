@@ -1,11 +1,19 @@
-"""Settings dialog: model choice (bundled, fast, a GGUF file), threads, the method's hyperparameters, mail cache."""
+"""Settings dialog in a person's words: which model, processor cores, how answers are searched for, the mail cache.
+
+Every setting carries a tooltip saying what it changes and what it costs; the engineers' term (GGUF,
+top-k, query rewrite, conditional re-rank) is named there, not in the label. A model file is checked
+before it is saved: its GGUF magic at once, then a load test in the background.
+"""
 
 from __future__ import annotations
 
+import threading
 import tomllib
+from pathlib import Path
 from typing import Any
 
 import tomli_w
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -14,8 +22,10 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -24,10 +34,58 @@ from PySide6.QtWidgets import (
 
 from assistant.config import Settings, config_dir, load_settings
 from assistant.errors import AssistantError
+from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.cache import MailCache
 
-MODEL_CHOICES = (("bundled", "Bundled 1.5B (best answers)"), ("fast", "Fast 135M (quick, weaker)"),
-                 ("file", "A GGUF file\u2026"))
+_TOOLTIP_ROLE = Qt.ItemDataRole.ToolTipRole
+
+#: (config value, label, tooltip) of each model choice.
+MODEL_CHOICES = (
+    ("bundled", "Bundled model (best answers)",
+     "Qwen2.5 1.5B, shipped with the app: the best answers; about 10-30 s per question on a laptop "
+     "processor and about 1.1 GB of memory."),
+    ("fast", "Fast model (quick, weaker answers)",
+     "SmolLM2 135M: answers in a few seconds with little memory, but often misses or misreads the answer."),
+    ("file", "A model file on this computer\u2026",
+     "Any model in llama.cpp's GGUF format (a .gguf file). Larger files answer better and take longer "
+     "and more memory; the file is checked before it is used."),
+)
+#: (config value, label, tooltip) of each passage-ranking choice (``PipelineOptions.ce_mode``).
+RANKING_CHOICES = (
+    ("fused", "Careful (recommended)",
+     "Conditional re-rank fused with the pre-filter: an encoder reads the question with each candidate "
+     "passage and its score is combined with the keyword and meaning search. About 1-2 s per question."),
+    ("alone", "Careful, re-check only",
+     "Conditional re-rank alone (as in the Test-Time RAG paper): only the encoder's score orders the "
+     "passages. Same cost as Careful; usually slightly worse here."),
+    ("off", "Quick",
+     "No conditional re-rank: passages are ordered by keyword and meaning search only (BM25 + "
+     "embeddings). Saves about 1 s per question; the right passage is missed more often."),
+)
+TIPS = {
+    "model": "Which language model reads the passages and writes the answer. A larger model answers better "
+             "and takes longer and more memory.",
+    "file": "The model file to use (GGUF format, as used by llama.cpp). A larger file answers better but "
+            "takes longer and more memory; it is checked (loaded once) before it is saved.",
+    "threads": "How many processor cores the models use (threads for llama.cpp and torch). More cores answer "
+               "faster but leave less for other programs; 'all cores' uses every core.",
+    "top_k": "How many of the best passages the model reads for each attempt (top-k after re-ranking). More "
+             "passages find more answers but each adds about 5-10 s of reading with the bundled model.",
+    "rewrites": "When nothing read answers the question, how many times the model rewords the search and "
+                "tries again (query rewrites). Each attempt costs one more model call, about 10-30 s; "
+                "0 gives up after the first attempt.",
+    "ranking": "How the candidate passages are ordered before the model reads the best ones (conditional "
+               "re-rank mode: fused, alone or off). Careful costs about 1-2 s per question; Quick saves it "
+               "but misses the right passage more often.",
+    "router": "Let the model first decide whether a question is a count, an exact lookup, a summary or a "
+              "plain question (the router). Counting and lookups are then done exactly; costs one short "
+              "model call (about 1 s, often none: clear cues skip it).",
+    "cache": "The most disk space downloaded mail may take on this computer; the oldest messages are "
+             "removed first when it is full (they stay on the server).",
+    "clear": "Remove every downloaded message from this computer; the next sync downloads them again (it "
+             "asks first). Mail on the server is not touched.",
+    "group": "How the app searches the open files and mail for an answer (Test-Time RAG settings).",
+}
 
 
 def save_settings(tables: dict[str, dict[str, Any]]) -> None:
@@ -42,10 +100,38 @@ def save_settings(tables: dict[str, dict[str, Any]]) -> None:
     path.write_text(tomli_w.dumps(raw), encoding="utf-8")
 
 
+def check_model_header(path: Path) -> str | None:
+    """Why ``path`` cannot be a model, from its first bytes (GGUF magic), or None when it may be one."""
+    from assistant.models.llama import check_gguf
+
+    if not path.is_file():
+        return "there is no such file"
+    try:
+        check_gguf(path)
+    except AssistantError:
+        return "it is not a model file in GGUF format (its first bytes are not \u201cGGUF\u201d)"
+    return None
+
+
+def load_model(path: Path, emit: Emit, cancel: threading.Event) -> None:
+    """Load ``path`` with llama.cpp (a small context) and drop it: proves the file is a usable model.
+    Runs off the GUI thread. Raises :class:`~assistant.errors.ModelError` when llama.cpp cannot load it."""
+    from assistant.models.llama import LlamaGenerator
+
+    LlamaGenerator(path, n_ctx=256, cache_bytes=0)
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc)
+    return "llama.cpp could not load it (the file is damaged, truncated or not a supported model)" \
+        if "could not load" in text else text
+
+
 class SettingsDialog(QDialog):
     """Edits config.toml; on Save :attr:`saved` holds the new settings for the window to apply."""
 
-    def __init__(self, parent: QWidget | None = None, *, cache: MailCache | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, cache: MailCache | None = None,
+                 gui: QSettings | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         try:
@@ -54,13 +140,21 @@ class SettingsDialog(QDialog):
             current = Settings()
         self.saved: Settings | None = None
         self.cache = cache or MailCache()
+        self.gui = gui
         self.cleared = False
+        self.runner = TaskRunner(self, max_threads=1)
+        self.checked: str | None = None  # a model file that loaded: not loaded twice
         m, p = current.models, current.pipeline
+        self.current_llm = m.llm
         self.model = QComboBox()
-        for key, label in MODEL_CHOICES:
+        for i, (key, label, tip) in enumerate(MODEL_CHOICES):
             self.model.addItem(label, key)
+            self.model.setItemData(i, tip, _TOOLTIP_ROLE)
         self.gguf = QLineEdit("" if m.llm in ("bundled", "fast") else m.llm)
-        self.gguf.setPlaceholderText("path to a .gguf file")
+        self.gguf.setPlaceholderText("choose the model file (.gguf)")
+        self.browse = QPushButton("Choose\u2026")
+        self.browse.setToolTip("Pick the model file from a folder")
+        self.browse.clicked.connect(self.choose_file)
         self.model.setCurrentIndex({"bundled": 0, "fast": 1}.get(m.llm, 2))
         self.model.currentIndexChanged.connect(self._model_changed)
         self.threads = QSpinBox()
@@ -74,54 +168,82 @@ class SettingsDialog(QDialog):
         self.rewrites.setRange(0, 10)
         self.rewrites.setValue(p.max_rewrites)
         self.ce_mode = QComboBox()
-        self.ce_mode.addItems(["fused", "alone", "off"])
-        self.ce_mode.setCurrentText(p.ce_mode)
-        self.router = QCheckBox("Route questions (counting, lookup, summary)")
+        for i, (key, label, tip) in enumerate(RANKING_CHOICES):
+            self.ce_mode.addItem(label, key)
+            self.ce_mode.setItemData(i, tip, _TOOLTIP_ROLE)
+        self.ce_mode.setCurrentIndex(max(0, self.ce_mode.findData(p.ce_mode)))
+        self.router = QCheckBox("Count, look up and summarize exactly when asked to")
         self.router.setChecked(p.router)
         self.cache_mb = QSpinBox()
         self.cache_mb.setRange(16, 1024 * 1024)
         self.cache_mb.setSuffix(" MiB")
         self.cache_mb.setValue(current.mail.cache_mb)
         self.cache_used = QLabel()
-        self.clear_button = QPushButton("Clear mail cache")
-        self.clear_button.setToolTip("Remove every downloaded message from this computer; the next sync fetches "
-                                     "them again")
+        self.clear_button = QPushButton("Clear mail cache\u2026")
         self.clear_button.clicked.connect(self.clear_cache)
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.gguf, 1)
+        file_row.addWidget(self.browse)
         form = QFormLayout()
-        for label, w in (("Model", self.model), ("GGUF file", self.gguf), ("CPU threads", self.threads)):
-            w.setAccessibleName(label)
-            form.addRow(label, w)
-        advanced = QGroupBox("Advanced (Test-Time RAG)")
-        adv = QFormLayout(advanced)
-        for label, w in (("Passages read", self.top_k), ("Query rewrites", self.rewrites),
-                         ("Conditional ranking", self.ce_mode)):
-            w.setAccessibleName(label)
-            adv.addRow(label, w)
+        self._row(form, "Model", self.model, TIPS["model"])
+        self._row(form, "Model file", self.gguf, TIPS["file"], layout=file_row)
+        self._row(form, "Processor cores", self.threads, TIPS["threads"])
+        search = QGroupBox("Searching for answers")
+        search.setToolTip(TIPS["group"])
+        adv = QFormLayout(search)
+        self._row(adv, "Passages read per attempt", self.top_k, TIPS["top_k"])
+        self._row(adv, "Tries with other words", self.rewrites, TIPS["rewrites"])
+        self._row(adv, "Passage ranking", self.ce_mode, TIPS["ranking"])
+        self.router.setToolTip(TIPS["router"])
+        self.router.setAccessibleName("Count, look up and summarize exactly")
         adv.addRow(self.router)
-        mail = QGroupBox("Mail cache")
+        mail = QGroupBox("Downloaded mail")
         mail_form = QFormLayout(mail)
-        self.cache_mb.setAccessibleName("Cache size")
-        mail_form.addRow("Cache size", self.cache_mb)
+        self._row(mail_form, "Space for downloaded mail", self.cache_mb, TIPS["cache"])
+        self.clear_button.setToolTip(TIPS["clear"])
         mail_form.addRow(self.cache_used, self.clear_button)
         self._show_usage()
         self.error = QLabel("Changes apply to the next question; one being answered finishes as it started.")
         self.error.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        self.error.setAccessibleName("Settings message")
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addWidget(advanced)
+        layout.addWidget(search)
         layout.addWidget(mail)
         layout.addWidget(self.error)
-        layout.addWidget(buttons)
+        layout.addWidget(self.buttons)
         self._model_changed()
+
+    @staticmethod
+    def _row(form: QFormLayout, text: str, widget: QWidget, tip: str, layout: QHBoxLayout | None = None) -> None:
+        label = QLabel(text)
+        label.setBuddy(widget)
+        label.setToolTip(tip)
+        widget.setToolTip(tip)
+        widget.setAccessibleName(text)
+        widget.setAccessibleDescription(tip)
+        if layout is not None:
+            form.addRow(label, layout)
+        else:
+            form.addRow(label, widget)
 
     def _show_usage(self) -> None:
         self.cache_used.setText(f"In use: {self.cache.size() / 1024**2:,.1f} MiB")
 
     def clear_cache(self) -> None:
-        """Remove the cached messages now (the window reloads its message list when the dialog closes)."""
+        """Ask, then remove the cached messages (the window reloads its message list when the dialog closes)."""
+        n = self.cache.size() / 1024**2
+        box = QMessageBox(QMessageBox.Icon.Question, "Clear mail cache",
+                          f"Remove all downloaded mail ({n:,.1f} MiB) from this computer?", parent=self)
+        box.setInformativeText("The messages stay on the server; the next sync downloads them again.")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.button(QMessageBox.StandardButton.Yes).setText("Remove")
+        if box.exec() != QMessageBox.StandardButton.Yes:
+            return
         self.cache.clear()
         self.cleared = True
         self._show_usage()
@@ -129,23 +251,70 @@ class SettingsDialog(QDialog):
     def _model_changed(self) -> None:
         is_file = self.model.currentData() == "file"
         self.gguf.setEnabled(is_file)
+        self.browse.setEnabled(is_file)
         if is_file and not self.gguf.text() and self.isVisible():
-            path, _ = QFileDialog.getOpenFileName(self, "GGUF model", "", "GGUF (*.gguf)")
+            self.choose_file()
+
+    def choose_file(self) -> None:
+        """Pick a model file, starting in the folder of the last one picked."""
+        start = str(self.gui.value("files/model_dir", "")) if self.gui is not None else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Model file", start or str(Path(self.gguf.text()).parent),
+                                              "Models (*.gguf);;All files (*)")
+        if path:
             self.gguf.setText(path)
+            if self.gui is not None:
+                self.gui.setValue("files/model_dir", str(Path(path).parent))
+
+    @property
+    def checking(self) -> bool:
+        return bool(self.runner.running("check"))
 
     def accept(self) -> None:
-        choice = self.model.currentData()
-        llm = self.gguf.text().strip() if choice == "file" else choice
-        if not llm:
-            self.error.setText("Choose a GGUF file or another model.")
+        """Save, after checking a newly chosen model file (its magic now, a load in the background)."""
+        if self.checking:
             return
+        choice = self.model.currentData()
+        llm = self.gguf.text().strip() if choice == "file" else str(choice)
+        if not llm:
+            self.error.setText("\u2716 Choose the model file, or another model.")
+            return
+        if choice == "file" and llm not in (self.current_llm, self.checked):
+            path = Path(llm).expanduser()
+            reason = check_model_header(path)
+            if reason is not None:
+                self.error.setText(f"\u2716 {path.name} cannot be used as the model: {reason}. Not saved.")
+                self.error.setToolTip(str(path))
+                return
+            self.error.setText(f"Checking that {path.name} loads as a model\u2026")
+            self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
+            self.runner.start("check", "Checking the model file",
+                              lambda emit, cancel: load_model(path, emit, cancel),
+                              lambda _: self._checked(llm), on_error=lambda exc: self._check_failed(path, exc))
+            return
+        self._save(llm)
+
+    def _checked(self, llm: str) -> None:
+        self.checked = llm
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(True)
+        self._save(llm)
+
+    def _check_failed(self, path: Path, exc: BaseException) -> None:
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(True)
+        self.error.setText(f"\u2716 {path.name} cannot be used as the model: {_why(exc)}. Not saved.")
+        self.error.setToolTip(f"{path}\n{exc}")
+
+    def _save(self, llm: str) -> None:
         try:
             save_settings({"models": {"llm": llm, "threads": self.threads.value()},
                            "pipeline": {"ce_top_k": self.top_k.value(), "max_rewrites": self.rewrites.value(),
-                                        "ce_mode": self.ce_mode.currentText(), "router": self.router.isChecked()},
+                                        "ce_mode": self.ce_mode.currentData(), "router": self.router.isChecked()},
                            "mail": {"cache_mb": self.cache_mb.value()}})
             self.saved = load_settings()
         except (AssistantError, OSError) as exc:
             self.error.setText(f"Could not save the settings: {exc}")
             return
         super().accept()
+
+    def reject(self) -> None:
+        self.runner.cancel_all()  # a load test still running: its answer is no longer wanted
+        super().reject()

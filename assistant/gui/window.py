@@ -21,7 +21,7 @@ from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
 from assistant.gui.mail_list import MessageListPanel, MessageRow, load_rows
 from assistant.gui.mail_sync import SyncOutcome, sync_all
 from assistant.gui.message_view import MessageView
-from assistant.gui.open_files import OpenedFiles, open_more
+from assistant.gui.open_files import OpenedFiles, failure_sentence, open_more
 from assistant.gui.progress import ProgressPanel
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.attachments import attachment_documents, evidence_documents
@@ -32,7 +32,23 @@ from assistant.service import ModelStore, Session
 
 ACCOUNT_ROLE = Qt.ItemDataRole.UserRole
 MIB = 1024**2
-ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "com.example.Assistant.svg"
+DEFAULT_SIZES = [150, 470, 660]  # folders, mail list and message, Ask/Draft (scaled to the window)
+ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "org.ttrag.Assistant.svg"
+#: Every keyboard stop shows where the focus is: views and text areas draw no focus frame of their own in
+#: Fusion (Qt's default style on Linux), so they get a highlight-coloured border while focused.
+FOCUS_STYLE = """
+QAbstractScrollArea { border: 1px solid palette(mid); }
+QAbstractScrollArea:focus { border: 2px solid palette(highlight); }
+"""
+
+
+def human_size(n_bytes: int) -> str:
+    """``512 bytes``, ``3 KB``, ``1.2 MB`` (powers of 1024)."""
+    if n_bytes < 1024:
+        return f"{n_bytes} bytes"
+    if n_bytes < MIB:
+        return f"{n_bytes / 1024:.0f} KB"
+    return f"{n_bytes / MIB:.1f} MB"
 
 
 def gui_settings() -> QSettings:
@@ -58,6 +74,7 @@ class MainWindow(QMainWindow):
         if ICON.is_file():
             self.setWindowIcon(QIcon(str(ICON)))
         self.setAcceptDrops(True)
+        self.setStyleSheet(FOCUS_STYLE)
         self.store = store
         self.cache = cache or MailCache(max_bytes=store.settings.mail.cache_mb * MIB)
         self.settings = settings or gui_settings()
@@ -81,15 +98,16 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.ask_panel, "Ask")
         self.tabs.addTab(self.draft_panel, "Draft reply")
-        middle = QSplitter(Qt.Orientation.Vertical)
-        middle.addWidget(self.messages)
-        middle.addWidget(self.message_view)
+        self.mail_side = QSplitter(Qt.Orientation.Vertical)
+        self.mail_side.addWidget(self.messages)
+        self.mail_side.addWidget(self.message_view)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("main-splitter")
-        for w, stretch in ((self.folders, 1), (middle, 3), (self.tabs, 4)):
+        for w, stretch in ((self.folders, 1), (self.mail_side, 3), (self.tabs, 4)):
             self.splitter.addWidget(w)
             self.splitter.setStretchFactor(self.splitter.count() - 1, stretch)
-        self.splitter.setSizes([170, 430, 600])
+        self.splitter.setSizes(DEFAULT_SIZES)
+        self.has_accounts = False
         self.setCentralWidget(self.splitter)
         self.progress = ProgressPanel(self.runner)
         self.offline = QLabel("\u26A0 Offline: showing cached mail")
@@ -185,7 +203,7 @@ class MainWindow(QMainWindow):
     def show_settings(self) -> None:
         from assistant.gui.settings_dialog import SettingsDialog
 
-        dialog = SettingsDialog(self, cache=self.cache)
+        dialog = SettingsDialog(self, cache=self.cache, gui=self.settings)
         if dialog.exec() and dialog.saved is not None:
             self.apply_settings(dialog.saved)
         if dialog.cleared:
@@ -213,9 +231,13 @@ class MainWindow(QMainWindow):
 
     # -- files ----------------------------------------------------------------------------------------
     def choose_files(self) -> None:
+        """The file dialog, opening in the folder files were last opened from."""
         patterns = " ".join(f"*{s}" for s in supported_suffixes())
-        paths, _ = QFileDialog.getOpenFileNames(self, "Open files", "", f"Documents ({patterns});;All files (*)")
+        start = str(self.settings.value("files/last_dir", ""))
+        paths, _ = QFileDialog.getOpenFileNames(self, "Open files", start if Path(start).is_dir() else "",
+                                                f"Documents ({patterns});;All files (*)")
         if paths:
+            self.settings.setValue("files/last_dir", str(Path(paths[0]).parent))
             self.open_files(paths)
 
     def open_files(self, paths: Sequence[str | Path]) -> None:
@@ -239,6 +261,7 @@ class MainWindow(QMainWindow):
         if not self.open_docs:
             self.ask_panel.files.show_files({}, self.open_failures)
             self.ask_panel.set_session(None, "No file open: open a file (Ctrl+O) or select a message.")
+            self.show_status()
             return
         self._reopen([], "Closing files\u2026")
 
@@ -262,10 +285,11 @@ class MainWindow(QMainWindow):
             lines.append(f"Asking about {files} (about {words:,} words).")
             self.ask_panel.context_label.setToolTip(f"{len(ctx.chunks)} passages, {ctx.n_tokens:,} tokens")
         for path, reason in opened.failed.items():
-            lines.append(f"\u2716 Could not read {Path(path).name}: {reason}")
+            lines.append(f"\u2716 {failure_sentence(path, reason)}")
         if session is None:
             lines.append("None of the files could be read.")
         self.ask_panel.set_session(session, "\n".join(lines))
+        self.show_status()
         if session is not None:
             self.ask_panel.question.setFocus()  # the next thing a person does is type the question
 
@@ -289,11 +313,11 @@ class MainWindow(QMainWindow):
         everything = QTreeWidgetItem(["All mail"])
         everything.setData(0, ACCOUNT_ROLE, (None, None))
         self.folders.addTopLevelItem(everything)
+        error = ""
         try:
             accounts = load_accounts()
         except AssistantError as exc:
-            self.notice.setText(str(exc))
-            accounts = {}
+            error, accounts = str(exc), {}
         for account in accounts.values():
             item = QTreeWidgetItem([account.name])
             item.setToolTip(0, f"{account.username} at {account.host}")
@@ -306,9 +330,33 @@ class MainWindow(QMainWindow):
         self.folders.expandAll()
         self.folders.setCurrentItem(everything)
         self.folders.blockSignals(False)
-        if not accounts:
-            self.notice.setText("No mail account yet: add one (File \u2192 Add account) or open files (Ctrl+O).")
+        self.has_accounts = bool(accounts)
+        # a file-only session gets the whole width, not half of it in empty mail panes
+        self.folders.setVisible(self.has_accounts)
+        self.mail_side.setVisible(self.has_accounts)
+        if self.has_accounts and min(self.splitter.sizes()[:2]) == 0:  # saved while there was no account
+            self.splitter.setSizes(DEFAULT_SIZES)
+        self.show_status()
+        if error:
+            self.notice.setText(error)
         self.load_mail()
+
+    def show_status(self) -> None:
+        """The status bar says what is true now: the open files and their size, else the missing account."""
+        if self.open_docs or self.open_failures:
+            parts = []
+            for path in [*self.open_docs, *self.open_failures]:
+                try:
+                    size = f" ({human_size(Path(path).stat().st_size)})"
+                except OSError:
+                    size = ""
+                mark = "" if path in self.open_docs else " \u2716 not read"
+                parts.append(f"{Path(path).name}{size}{mark}")
+            self.notice.setText(f"Open: {', '.join(parts)}")
+        elif not self.has_accounts:
+            self.notice.setText("No mail account yet: add one (File \u2192 Add account) or open files (Ctrl+O).")
+        else:
+            self.notice.clear()
 
     def load_mail(self) -> None:
         """Show the cached messages of the selected account/folder (parsed in the background)."""

@@ -4,22 +4,106 @@ The bytes are exactly the server's ``BODY[]`` (re-serialising would change them)
 ``state.json`` with its UIDVALIDITY and the highest UID synced, so sync is incremental; when the
 server's UIDVALIDITY changes the folder's cache is dropped and fetched again. The cache is bounded in
 bytes: the oldest files (by write time) go first. Folders and files are private (0700/0600).
+
+Every write is atomic (:func:`atomic_write`: a temporary file in the same folder, flushed and fsync'ed,
+renamed over the target with ``os.replace``, then the folder fsync'ed), so a crash, a ``kill -9`` or a full
+disk leaves either the old file or the whole new one, never a partial message; temporary files a killed
+sync left behind are removed by :meth:`MailCache.sweep` at the next sync. A full disk or a read-only data
+folder raises :class:`~assistant.errors.StorageError` naming the folder and what to do.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote
 
 from assistant.config import data_dir
+from assistant.errors import StorageError
 
 DEFAULT_MAX_BYTES = 2 * 1024**3
 STATE_FILE = "state.json"
+TEMP_SUFFIX = ".tmp"
+_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+_READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def storage_error(exc: OSError, path: Path, root: Path) -> StorageError:
+    """``exc`` (raised writing ``path`` under the data folder ``root``) as a :class:`StorageError` whose
+    message names the fault and what to do."""
+    why = exc.strerror or str(exc)
+    if exc.errno in _FULL:
+        return StorageError(str(path), f"Disk full: cannot save {path} ({why}). Free some space on the disk "
+                                       f"holding {root}, then run `assistant mail sync` again; what was saved "
+                                       "so far is kept")
+    if exc.errno == errno.EFBIG:
+        return StorageError(str(path), f"Disk full: {path} is larger than this file system or the process's "
+                                       f"file size limit allows ({why}). Raise the limit (`ulimit -f`) or move "
+                                       "the data folder (ASSISTANT_DATA_DIR), then run `assistant mail sync` "
+                                       "again")
+    if exc.errno in _READ_ONLY:
+        return StorageError(str(path), f"The data folder {root} is read-only ({why}, writing {path}). Make it "
+                                       "writable, or set ASSISTANT_DATA_DIR to a writable folder, then run "
+                                       "`assistant mail sync` again")
+    return StorageError(str(path), f"cannot save {path} ({why}); check the data folder {root}, then run "
+                                   "`assistant mail sync` again")
+
+
+def _fill(f: object, data: bytes) -> None:
+    f.write(data)  # type: ignore[attr-defined]
+
+
+def atomic_write(path: Path, data: bytes, *, root: Path | None = None,
+                 fill: Callable[[object, bytes], None] = _fill) -> None:
+    """Write ``data`` to ``path`` (0600) so that it holds either its old content or all of ``data``.
+
+    A temporary file ``.NAME.XXXX.tmp`` in the same folder is written by ``fill``, flushed and fsync'ed,
+    renamed over ``path`` (``os.replace``, atomic on POSIX), and the folder is fsync'ed so the rename
+    survives a power loss. On failure the temporary file is removed.
+
+    Raises:
+        StorageError: the disk is full, the folder is read-only, or another write error (``root``, the
+            data folder, is named in the message).
+    """
+    root = root or path.parent
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    except OSError as exc:
+        raise storage_error(exc, path, root) from exc
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fill(f, data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise storage_error(exc, path, root) from exc
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems do not fsync folders; the rename itself is still atomic
+        pass
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)
@@ -65,11 +149,14 @@ class MailCache:
 
     def _mkdir(self, path: Path) -> None:
         # The mail root is created private first; folders below it inherit nothing, so each is 0700.
-        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-        for part in reversed([path, *path.parents]):
-            if part == self.root or self.root not in part.parents:
-                continue
-            part.mkdir(exist_ok=True, mode=0o700)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+            for part in reversed([path, *path.parents]):
+                if part == self.root or self.root not in part.parents:
+                    continue
+                part.mkdir(exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise storage_error(exc, path, self.root) from exc
 
     def state(self, account: str, folder: str) -> FolderState | None:
         """The folder's sync state, or None before its first sync."""
@@ -88,11 +175,23 @@ class MailCache:
                                                "previous_uid": state.previous_uid}).encode())
 
     def _write(self, path: Path, data: bytes) -> None:
-        tmp = path.with_name(path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
+        atomic_write(path, data, root=self.root, fill=self._fill)
+
+    def _fill(self, f: object, data: bytes) -> None:
+        """Write ``data`` into the open temporary file ``f`` (a test replaces this to inject a write error)."""
+        _fill(f, data)
+
+    def sweep(self, account: str, folder: str) -> int:
+        """Remove temporary files an interrupted write left in the folder's cache; returns how many."""
+        d = self._folder_dir(account, folder)
+        removed = 0
+        for path in d.rglob(f"*{TEMP_SUFFIX}") if d.is_dir() else []:
+            try:
+                path.unlink()
+                removed += 1
+            except OSError:
+                pass
+        return removed
 
     def put(self, ref: CachedRef, raw: bytes) -> Path:
         """Store ``raw`` (the exact server bytes) for ``ref``; returns the file."""

@@ -104,8 +104,64 @@ def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
 
 
+# Text a person does not see: display:none, visibility:hidden, opacity 0, a zero (or 1px) font, the
+# ``hidden`` attribute, and white (or transparent) text where no element around it paints a background.
+# Such text is a known way to hide instructions to an assistant inside an email (prompt injection).
+_STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|(?<![\w-])opacity\s*:\s*0(?:\.0*)?"
+                           r"\s*(?:;|$|!)|font-size\s*:\s*(?:0|1px)(?:\.0*)?\s*(?:[a-z%]*)\s*(?:;|$|!)|"
+                           r"max-height\s*:\s*0(?:px)?\s*(?:;|$|!)", re.I)
+_STYLE_WHITE = re.compile(r"(?<![\w-])color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b|"
+                          r"rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:,\s*[\d.]+\s*)?\))", re.I)
+_STYLE_BACKGROUND = re.compile(r"background", re.I)
+
+
+def _paints_background(element: Any) -> bool:
+    return bool(element.get("bgcolor") or element.get("background")
+                or _STYLE_BACKGROUND.search(element.get("style") or ""))
+
+
+def _hidden(element: Any, on_background: bool) -> bool:
+    style = element.get("style") or ""
+    if element.get("hidden") is not None or _STYLE_HIDDEN.search(style):
+        return True
+    white = _STYLE_WHITE.search(style) or (_tag(element) == "font"
+                                           and (element.get("color") or "").lower() in ("#fff", "#ffffff", "white"))
+    return bool(white) and not on_background and not _paints_background(element)
+
+
+def drop_hidden(root: Any) -> int:
+    """Remove from the tree, in place, the elements a person does not see (see ``_STYLE_HIDDEN``); their
+    tail text stays. Returns how many were removed."""
+    removed = 0
+    stack = [(root, False)]
+    while stack:
+        parent, on_background = stack.pop()
+        if not isinstance(parent.tag, str):
+            continue
+        kept: list[Any] = []
+        dropped = False
+        for child in list(parent):
+            if isinstance(child.tag, str) and _hidden(child, on_background):
+                tail = child.tail or ""
+                if kept:
+                    kept[-1].tail = (kept[-1].tail or "") + tail
+                else:
+                    parent.text = (parent.text or "") + tail
+                removed += 1
+                dropped = True
+                continue
+            kept.append(child)
+            if isinstance(child.tag, str):
+                stack.append((child, on_background or _paints_background(child)))
+        if dropped:
+            parent[:] = kept
+    return removed
+
+
 def tree_text(root: Any) -> str:
-    """The visible text of a parsed tree (its body; the head is not shown)."""
+    """The visible text of a parsed tree (its body; the head is not shown; hidden elements are dropped,
+    see :func:`drop_hidden`)."""
+    drop_hidden(root)
     renderer = _Renderer()
     renderer.element(root)
     return _tidy("".join(renderer.out))

@@ -22,7 +22,7 @@ import imapclient
 import imapclient.exceptions as imap_errors
 
 from assistant.accounts import Account
-from assistant.errors import AuthError, FolderError, MailError, ServerUnreachable, TlsError
+from assistant.errors import AuthError, ConnectionLost, FolderError, MailError, ServerUnreachable, TlsError
 
 CONNECT_TIMEOUT_S = 20.0
 READ_TIMEOUT_S = 120.0
@@ -144,7 +144,7 @@ class ImapSource:
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise _connect_error(a, exc) from exc
         try:
-            client.login(a.username, self._password)
+            self._login(client)
         except imap_errors.LoginError as exc:
             client.shutdown()
             raise AuthError(a.name, f"{a.host} refused the login of {a.username}: wrong user name or "
@@ -152,6 +152,11 @@ class ImapSource:
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise _connect_error(a, exc) from exc
         self._client = client
+
+    def _login(self, client: Any) -> None:
+        """Authenticate on the open connection: IMAP LOGIN (RFC 3501 §6.2.3). ``OAuthImapSource`` in
+        :mod:`assistant.mail.connect` uses SASL XOAUTH2 / OAUTHBEARER (RFC 7628) instead."""
+        client.login(self.account.username, self._password)
 
     def close(self) -> None:
         """Log out and close; errors while closing are ignored (the connection is going away)."""
@@ -177,6 +182,33 @@ class ImapSource:
             return _connect_error(self.account, exc)
         return ServerUnreachable(self.account.name, f"the connection to {self.account.host} failed ({exc}); "
                                                     "it will be retried")
+
+    def _lost_while(self, exc: BaseException, doing: str) -> MailError:
+        """``exc`` raised while ``doing`` (e.g. "fetching message UID 42") as :class:`ConnectionLost`: the
+        connection dropped (or a literal was cut short), stalled past the read timeout, or the server closed
+        the session with ``* BYE`` (RFC 3501 §7.1.5)."""
+        host = self.account.host
+        again = "run `assistant mail sync` again (messages saved so far are kept)"
+        if isinstance(exc, TimeoutError):
+            return ConnectionLost(self.account.name, f"{host} stopped answering for {self._timeout_s:g} s while "
+                                                     f"{doing}; check your network, then {again}")
+        bye = self._bye_text()
+        if bye is not None:
+            return ConnectionLost(self.account.name, f"{host} closed the session while {doing} (BYE: {bye}); "
+                                                     f"{again}")
+        if isinstance(exc, OSError | imap_errors.IMAPClientAbortError):
+            return ConnectionLost(self.account.name, f"the connection to {host} dropped while {doing}; {again}")
+        return ConnectionLost(self.account.name, f"{host} sent a reply that could not be read while {doing} "
+                                                 f"({exc}); {again}")
+
+    def _bye_text(self) -> str | None:
+        """The text of a ``* BYE`` the server sent on this connection, if any."""
+        imap = getattr(self._client, "_imap", None)
+        byes = getattr(imap, "untagged_responses", {}).get("BYE") if imap is not None else None
+        if not byes:
+            return None
+        last = byes[-1]
+        return (last.decode("utf-8", "replace") if isinstance(last, bytes) else str(last))[:200]
 
     def folders(self) -> list[Folder]:
         """Every folder with its flags (``LIST "" "*"``)."""
@@ -241,13 +273,20 @@ class ImapSource:
         return sorted(int(u) for u in uids if int(u) >= first_uid)
 
     def fetch(self, uids: Sequence[int]) -> Iterator[FetchedMessage]:
-        """The messages ``uids`` of the selected folder with ``BODY.PEEK[]`` (flags left untouched)."""
+        """The messages ``uids`` of the selected folder with ``BODY.PEEK[]`` (flags left untouched).
+
+        Raises:
+            ConnectionLost: the connection dropped, stalled or was closed during the FETCH (the message
+                names the UIDs).
+        """
         if not uids:
             return
         try:
             rows = self.client.fetch(list(uids), FETCH_ITEMS)
         except (OSError, imap_errors.IMAPClientError) as exc:
-            raise self._lost(exc) from exc
+            first, last = min(uids), max(uids)
+            what = f"message UID {first}" if first == last else f"messages UID {first}-{last}"
+            raise self._lost_while(exc, f"fetching {what}") from exc
         for uid in sorted(rows):
             data = rows[uid]
             raw = data.get(b"BODY[]")

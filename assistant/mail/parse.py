@@ -30,6 +30,26 @@ from assistant.mail.html import html_to_text
 from assistant.records import Attachment, Message
 
 MAX_DEPTH = 20
+# A header value longer than this is cut before it is parsed: the structured-header parser of the email
+# package is superlinear (fuzzing, benchmarks/fuzz_readers.py: a 4 MB Subject of encoded words ran for
+# over 30 s and 5 GB). 32 KB holds a To: of ~1,500 addresses or a References: of ~400 message IDs.
+MAX_HEADER_CHARS = 32_768
+
+
+class _BoundedPolicy(email.policy.EmailPolicy):
+    """``email.policy.default``, except that header values over :data:`MAX_HEADER_CHARS` are cut on fetch."""
+
+    def header_fetch_parse(self, name: str, value: str) -> Any:
+        if len(value) > MAX_HEADER_CHARS:
+            value = value[:MAX_HEADER_CHARS]
+        return super().header_fetch_parse(name, value)
+
+
+POLICY = _BoundedPolicy()
+# Defects that mean text was not read (readers report them); the others only note what was repaired.
+NOT_READ = "not read: "
+# Writing an attached message back out as it came (no refolding, which would parse every long header).
+_AS_IS = POLICY.clone(refold_source="none")
 
 ENCRYPTED_SMIME = "encrypted (S/MIME): cannot be read"
 ENCRYPTED_PGP = "encrypted (PGP): cannot be read"
@@ -61,6 +81,8 @@ def decode_text(data: bytes, charset: str | None) -> tuple[str, str | None]:
 
 def _header(msg: MimePart, name: str, defects: list[str]) -> str:
     try:
+        if any(len(raw) > MAX_HEADER_CHARS for key, raw in msg.raw_items() if key.lower() == name.lower()):
+            defects.append(f"header {name} is over {MAX_HEADER_CHARS // 1024} KB; the rest was cut")
         value = msg.get(name)
         return "" if value is None else str(value).strip()
     except Exception as exc:  # noqa: BLE001  (the email package raises many types on broken headers)
@@ -170,7 +192,7 @@ class _Walker:
     def walk(self, part: MimePart, depth: int = 0) -> None:
         self.defects.extend(type(d).__name__ for d in part.defects)
         if depth > MAX_DEPTH:
-            self.defects.append("MIME nesting too deep; the rest was skipped")
+            self.defects.append(f"{NOT_READ}MIME parts nested more than {MAX_DEPTH} levels deep")
             return
         try:
             ctype = part.get_content_type()
@@ -185,7 +207,7 @@ class _Walker:
                 return
             self._leaf(part, ctype, depth)
         except Exception as exc:  # noqa: BLE001  (one broken part never stops the others)
-            self.defects.append(f"a {type(exc).__name__} while reading a part: {exc}")
+            self.defects.append(f"{NOT_READ}a part ({type(exc).__name__}: {exc})")
 
     def _encrypted(self, part: MimePart) -> None:
         """A PGP/MIME (or other) encrypted entity: kept whole as one sealed attachment, never read."""
@@ -209,7 +231,7 @@ class _Walker:
         kind, content = pkcs7_content(data)
         if kind != "signed" or content is None:
             return False
-        inner = email.message_from_bytes(content, policy=email.policy.default)
+        inner = email.message_from_bytes(content, policy=POLICY)
         self.walk(inner, depth + 1)
         return True
 
@@ -219,7 +241,11 @@ class _Walker:
         if ctype == "message/rfc822":
             inner = part.get_payload()
             first = inner[0] if isinstance(inner, list) and inner else None
-            inner_bytes = first.as_bytes() if isinstance(first, MimePart) else b""
+            if isinstance(first, MimePart) and depth + _nesting(first) > MAX_DEPTH:
+                # Writing it back out recurses once per level (a RecursionError at a few hundred).
+                self.defects.append(f"{NOT_READ}attached message nested more than {MAX_DEPTH} levels deep")
+                return
+            inner_bytes = first.as_bytes(policy=_AS_IS) if isinstance(first, MimePart) else b""
             self.attachments.append(Attachment(filename or "message.eml", ctype, len(inner_bytes), inner_bytes))
             return
         payload = part.get_payload(decode=True)
@@ -241,6 +267,18 @@ class _Walker:
             return
         charset = part.get_content_charset() if ctype.startswith("text/") else None
         self.attachments.append(Attachment(filename or _default_name(ctype), ctype, len(data), data, charset))
+
+
+def _nesting(part: MimePart) -> int:
+    """How many levels of parts are below ``part`` (counted without recursion, up to ``MAX_DEPTH + 1``)."""
+    level, layer = 0, [part]
+    while layer and level <= MAX_DEPTH:
+        below: list[MimePart] = []
+        for p in layer:
+            payload = p.get_payload() if p.is_multipart() else None
+            below.extend(q for q in payload or () if isinstance(q, MimePart))
+        layer, level = below, level + 1
+    return level
 
 
 def _filename(part: MimePart, defects: list[str]) -> str:
@@ -265,7 +303,7 @@ def parse_message(raw: bytes) -> Message:
     """
     defects: list[str] = []
     try:
-        msg: Any = email.message_from_bytes(raw, policy=email.policy.default)
+        msg: Any = email.message_from_bytes(raw, policy=POLICY)
     except Exception as exc:  # noqa: BLE001
         msg = EmailMessage()
         defects.append(f"not parseable as email ({type(exc).__name__})")

@@ -1,9 +1,10 @@
 """Drafts made while the server cannot be reached: kept on this computer, appended to Drafts once at the next sync.
 
 A pending draft is the exact message bytes in ``data_dir()/pending-drafts/ACCOUNT/NAME.eml`` (0600, in a
-0700 folder). Delivery is exactly once: before appending, the Drafts folder is searched for the draft's
-Message-ID (RFC 5322 §3.6.4; ``SEARCH HEADER``, RFC 3501 §6.4.4), so a draft whose APPEND reached the server
-but whose local file was not yet removed (a crash, a dropped connection) is not saved twice.
+0700 folder), written atomically (temporary file, fsync, rename). Delivery is exactly once: before appending,
+the Drafts folder is searched for the draft's Message-ID (RFC 5322 §3.6.4; ``SEARCH HEADER``, RFC 3501
+§6.4.4), so a draft whose APPEND reached the server but whose local file was not yet removed (a crash, a
+dropped connection) is not saved twice.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import email
 import email.policy
 import email.utils
 import logging
-import os
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,7 +22,7 @@ from urllib.parse import quote, unquote
 
 from assistant.config import data_dir
 from assistant.errors import ConfigError, FolderError
-from assistant.mail.cache import safe_name
+from assistant.mail.cache import atomic_write, safe_name, storage_error
 from assistant.mail.imap import ImapSource
 
 log = logging.getLogger(__name__)
@@ -65,20 +65,20 @@ class PendingDrafts:
 
         Raises:
             ConfigError: the draft has no Message-ID (it could not be delivered exactly once).
+            StorageError: the data folder is full or read-only.
         """
         message_id = str(draft.get("Message-ID", "")).strip()
         if not message_id:
             raise ConfigError("a draft without a Message-ID cannot be kept for later; this is a bug")
         folder = self._dir(account)
-        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-        folder.mkdir(exist_ok=True, mode=0o700)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+            folder.mkdir(exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise storage_error(exc, folder, self.root) from exc
         name = f"{time.strftime('%Y%m%dT%H%M%S')}-{quote(message_id.strip('<>'), safe='')}.eml"
         path = folder / name
-        tmp = path.with_name(name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(draft.as_bytes())
-        os.replace(tmp, path)
+        atomic_write(path, draft.as_bytes(), root=self.root)  # never a half-written draft (fsync, rename)
         return self._read(account, path)
 
     def _read(self, account: str, path: Path) -> PendingDraft:

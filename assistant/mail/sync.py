@@ -4,6 +4,13 @@ A folder's cache is valid only for one UIDVALIDITY: when the server reports anot
 cache is dropped and every message is fetched again (nothing duplicated, nothing lost). Otherwise
 only UIDs above the highest synced one are fetched, in batches, and the state is saved after each
 batch so an interrupted sync resumes where it stopped. Progress goes out as :class:`Progress` events.
+
+Faults (issue 14, ``tests/test_mail_faults.py``): a connection that drops, stalls past the timeout, is
+closed with ``* BYE`` or truncates a literal in the middle of a FETCH raises
+:class:`~assistant.errors.ConnectionLost` naming the UIDs being fetched; a killed sync leaves only whole
+files (atomic writes) and its temporary files are swept at the next sync; a full or read-only data folder
+raises :class:`~assistant.errors.StorageError`. Messages of an unfinished batch are fetched again by the
+next sync and overwrite their own file, so every message ends up in the cache exactly once.
 """
 
 from __future__ import annotations
@@ -47,10 +54,13 @@ def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
 
     Raises:
         FolderError: the folder does not exist.
-        MailError: the connection failed (the state saved so far is kept).
+        MailError: the connection failed (the state saved so far is kept); ConnectionLost when it failed
+            during a FETCH.
+        StorageError: the data folder is full or read-only (the state saved so far is kept).
         Cancelled: ``cancel`` was set (between batches).
     """
     account = source.account.name
+    cache.sweep(account, folder)  # temporary files of a sync that was killed mid-write
     status = source.select(folder, readonly=True)
     state = cache.state(account, folder)
     reset = state is not None and state.uidvalidity != status.uidvalidity

@@ -67,15 +67,26 @@ class LlamaGenerator(Generator):
     """
 
     def __init__(self, path: str | Path, *, n_ctx: int = 4096, threads: int = 0, seed: int = 0,
-                 cache_bytes: int = 640 << 20) -> None:
+                 cache_bytes: int = 640 << 20, n_gpu_layers: int | None = 0) -> None:
+        """Load the GGUF at ``path``. ``n_gpu_layers``: layers offloaded to a GPU (-1 all, None = all
+        when :func:`gpu_offload_supported`, else 0).
+
+        The chat template is the GGUF's own ``tokenizer.chat_template`` (llama-cpp-python renders it with
+        Jinja2), so Llama 3, Qwen and SmolLM2 prompts are each formatted their own way; see
+        :attr:`chat_template`.
+
+        Raises:
+            ModelError: not a GGUF file, or llama.cpp could not load it.
+        """
         super().__init__()
         self.path = Path(path)
         check_gguf(self.path)
+        self.n_gpu_layers = effective_gpu_layers(n_gpu_layers)
         try:
             # n_batch 256: every saved state copies an (n_batch, n_vocab) float32 logits buffer
             # (156 MB for Qwen2.5's 152k vocabulary instead of 311 MB at the default 512).
             self.llm = StoppableLlama(model_path=str(self.path), n_ctx=n_ctx, n_threads=threads or os.cpu_count(),
-                             n_batch=256, seed=seed, verbose=False)
+                             n_batch=256, seed=seed, verbose=False, n_gpu_layers=self.n_gpu_layers)
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"llama.cpp could not load {self.path}: {exc}") from exc
         # Saved states keyed by token prefix: the router's fixed instructions, the system prompt and
@@ -83,6 +94,14 @@ class LlamaGenerator(Generator):
         self.llm.set_cache(BoundedRAMCache(capacity_bytes=cache_bytes))
         self.n_ctx = n_ctx
         self._lock = threading.Lock()
+
+    @property
+    def chat_template(self) -> str:
+        """Which chat format the prompts use: ``the model's own (GGUF tokenizer.chat_template)`` or the
+        llama-cpp-python format guessed for a GGUF that carries none."""
+        if self.llm.chat_format == "chat_template.default":
+            return "the model's own (GGUF tokenizer.chat_template)"
+        return f"{self.llm.chat_format} (llama-cpp-python's; the GGUF has no chat template)"
 
     def count_tokens(self, text: str) -> int:
         """Exact token count of ``text`` for this model."""
@@ -127,6 +146,18 @@ class LlamaGenerator(Generator):
                 self.llm.stop = None
                 prompt_tokens = max(0, self.llm.n_tokens - n_out)
                 self._record(request.purpose, prompt_tokens, n_out, t0, first)
+
+
+def gpu_offload_supported() -> bool:
+    """True when the installed llama-cpp-python was built with a GPU backend (CUDA, Metal, Vulkan...)."""
+    return bool(llama_cpp.llama_supports_gpu_offload())
+
+
+def effective_gpu_layers(setting: int | None) -> int:
+    """Layers to offload for the ``n_gpu_layers`` setting: None = all (-1) when offload is supported, else 0."""
+    if setting is None:
+        return -1 if gpu_offload_supported() else 0
+    return setting
 
 
 def check_gguf(path: Path) -> None:

@@ -159,10 +159,37 @@ def llm_path(models: ModelSettings) -> Path:
             raise ModelError(f"{target} is corrupt or truncated (size or sha256 mismatch) and will not be "
                              "used; delete it and run `assistant models setup`")
         return target
+    pulled = pulled_reader_path(models.llm)
+    if pulled is not None:
+        return pulled
     path = Path(models.llm).expanduser()
     if not path.is_file():
         raise ModelError(f"model file {path} not found; set models.llm to a .gguf file, 'bundled' or 'fast'")
     return path
+
+
+def pulled_reader_path(name: str) -> Path | None:
+    """The GGUF of the catalogue reader ``name`` pulled with ``assistant models pull`` (None: not a name).
+
+    Checks the file's size and the mtime recorded at its last full hash (``assistant models verify``
+    re-hashes); never downloads.
+
+    Raises:
+        ModelError: ``name`` is a catalogue reader that is not pulled, or whose file changed.
+    """
+    from assistant.models import catalog, download  # download imports this module
+
+    entry = catalog.load_catalog().get(name)
+    if entry is None or entry.role != "reader" or entry.bundled:
+        return None
+    if not download.is_installed(entry):
+        raise ModelError(f"the model {name} is not pulled yet; run `assistant models pull {name}` (needs the "
+                         "network once) or `assistant models use bundled`")
+    problems = download.verify(entry, full=False)
+    if problems:
+        raise ModelError(f"the model {name} fails verification and will not be used: {problems[0]}; "
+                         f"run `assistant models pull {name}` again")
+    return download.installed_path(entry)
 
 
 def encoder_dir(models: ModelSettings) -> Path:

@@ -18,7 +18,6 @@ from assistant.models.base import (
     CancellableGenerator,
     ConditionalEncoder,
     Embedder,
-    GenerationRequest,
     Generator,
 )
 from assistant.records import Answer, Chunk, Event, Hit, Progress, TokenText, TraceStep
@@ -26,7 +25,6 @@ from assistant.ttrag import conditional, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.generate import Reading, cite, stream_answer
-from assistant.ttrag.prompts import SYSTEM, summary_prompt
 from assistant.ttrag.rewrite import rewrite_query
 
 NOT_FOUND_TEXT = "Not found in the document(s): none of the passages read answers this question."
@@ -77,7 +75,8 @@ def _hits_view(hits: list[Hit]) -> list[dict[str, object]]:
 
 
 def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | None = None, *,
-        emit: Callable[[Event], None] = lambda e: None, cancel: threading.Event | None = None) -> Answer:
+        emit: Callable[[Event], None] = lambda e: None, cancel: threading.Event | None = None,
+        carried: Sequence[int] = ()) -> Answer:
     """Answer ``question`` from the context.
 
     Args:
@@ -88,6 +87,8 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
         emit: receives :class:`Progress`, :class:`TokenText` and :class:`TraceStep` events.
         cancel: set it from another thread to stop: between stages, and inside a model call between
             prefill slices and generated tokens.
+        carried: chunk ids of the passages that answered the previous question of a conversation: added
+            to the pre-filter's short list and ranked with the rest (:mod:`assistant.ttrag.conversation`).
 
     Returns:
         The :class:`Answer`; ``found`` is False when the documents do not contain the answer.
@@ -114,9 +115,9 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
     elif decision.route == "counting":
         answer = _count(ctx, decision.target, run)
     elif decision.route == "summarization":
-        answer = _summarize(ctx, decision.target, models, opts, run)
+        answer = _summarize(ctx, question, decision.target, models, opts, run)
     if answer is None:
-        answer = _question_answering(ctx, question, models, opts, run)
+        answer = _question_answering(ctx, question, models, opts, run, carried)
         route_taken = "question_answering"
     else:
         route_taken = decision.route
@@ -154,12 +155,13 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
 
 
 def _question_answering(ctx: Context, question: str, models: Models, opts: PipelineOptions,
-                        run: _Run) -> _Result:
+                        run: _Run, carried: Sequence[int] = ()) -> _Result:
     """TTRAG Algorithm 1: CE top-k, answer-or-rewrite up to ``max_rewrites`` times, then top-10 fallback."""
     with run.stage("prefilter"):
         original = prefilter.prefilter(ctx, question, models.embedder, shortlist=opts.shortlist,
-                                       fusion=opts.fusion, top_k=opts.prefilter_top_k)
-    run.note("prefilter", query=question, hits=_hits_view(original))
+                                       fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)
+    run.note("prefilter", query=question, hits=_hits_view(original),
+             **({"carried": list(carried)} if carried else {}))
     candidates, query = original, question
     rewrites: list[str] = []
     seen = {question.strip().lower()}
@@ -238,17 +240,15 @@ def _count(ctx: Context, target: str, run: _Run) -> _Result:
     return _Result(text, True, chunks, [])
 
 
-def _summarize(ctx: Context, focus: str, models: Models, opts: PipelineOptions,
+def _summarize(ctx: Context, question: str, focus: str, models: Models, opts: PipelineOptions,
                run: _Run) -> _Result:
+    """A summary read from the document's structure (issue 18, :mod:`assistant.ttrag.compute.summarize`):
+    focus, length and form from the request; each bullet checked against the passage it cites."""
+    request = summarize.parse_request(question, focus)
+    run.note("summarization", focus=request.focus, detail=request.detail, form=request.form)
     with run.stage("summarization"):
-        chunks = summarize.salient_chunks(ctx.chunks)
-    run.note("summarization", chunks=[c.id for c in chunks])
-    with run.stage("generate"):
-        pieces = []
-        for piece in models.generator.stream(GenerationRequest(SYSTEM, summary_prompt(chunks, focus),
-                                                               max_tokens=opts.max_answer_tokens,
-                                                               purpose="summary")):
-            pieces.append(piece)
-            run.text(piece)
-    return _Result("".join(pieces).strip(), True, chunks, [])
-
+        result = summarize.summarize(
+            ctx, request, models.generator, embedder=models.embedder, on_text=run.text,
+            on_progress=lambda done, total: run.emit(Progress("summarization", done, total, "calls")),
+            note=run.note)
+    return _Result(result.text, bool(result.bullets), list(result.passages), [])

@@ -7,6 +7,8 @@ is hierarchical rather than the paper's embed-everything.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from assistant.models.base import Embedder
@@ -46,7 +48,7 @@ def chunk_embeddings(ctx: Context, ids: list[int], embedder: Embedder) -> np.nda
 
 
 def prefilter(ctx: Context, query: str, embedder: Embedder | None, *, shortlist: int = 20,
-              fusion: str = "rrf", top_k: int = 10) -> list[Hit]:
+              fusion: str = "rrf", top_k: int = 10, also: Sequence[int] = ()) -> list[Hit]:
     """The ``top_k`` candidate chunks for ``query``, best first.
 
     Args:
@@ -57,12 +59,16 @@ def prefilter(ctx: Context, query: str, embedder: Embedder | None, *, shortlist:
         fusion: ``rrf`` (reciprocal-rank fusion of BM25 and dense ranks), ``dense`` (cosine only)
             or ``bm25`` (no dense stage).
         top_k: chunks returned.
+        also: chunk ids added to the short list after the BM25 hits (e.g. the passages that answered the
+            previous question of a conversation); they are ranked with the rest, not forced into the top k.
 
     Returns:
         Hits with ``scores`` holding ``bm25``, ``dense`` and ``prefilter`` (the fused score).
     """
     want = max(shortlist, top_k)
     lexical = _pad(ctx, bm25_search(ctx, query, want), want)
+    listed = {i for i, _ in lexical}
+    lexical += [(i, 0.0) for i in dict.fromkeys(also) if i not in listed and 0 <= i < len(ctx.chunks)]
     if fusion == "bm25" or embedder is None:
         return [Hit(ctx.chunks[i], s, {"bm25": s, "prefilter": s}) for i, s in lexical[:top_k]]
     ids = [i for i, _ in lexical]

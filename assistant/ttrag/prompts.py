@@ -6,6 +6,8 @@ instructions (an email saying "ignore your instructions" must not steer it).
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 
 from assistant.records import Chunk
@@ -23,10 +25,33 @@ def fence(chunks: Sequence[Chunk]) -> str:
     lines = ["<passages>"]
     for n, c in enumerate(chunks, 1):
         where = f"{_name(c.source)}" + (f", p. {c.page}" if c.page else "")
-        body = c.text.replace("<passages>", "(passages)").replace("</passages>", "(/passages)")
+        body = escape_passage(c.text)
         lines.append(f"[{n}] ({where}) {body}")
     lines.append("</passages>")
     return "\n".join(lines)
+
+
+# A forged fence marker: any case, spaces or zero-width characters inside the brackets, look-alike brackets
+# (angle quotation marks, mathematical angles), singular "passage", the HTML-escaped form; fullwidth and other
+# compatibility forms are found on the text's NFKC form.
+_GAP = r"[\s\u200b-\u200d\u2060\ufeff]*"
+_FENCE_TAG = re.compile(rf"(?:<|&lt;|\u2039|\u3008|\u27e8|\u276e){_GAP}(/?){_GAP}passages?{_GAP}"
+                        r"(?:>|&gt;|\u203a|\u3009|\u27e9|\u276f)", re.I)
+# A line that looks like one of our passage headers ("[3] (file.pdf) ..."): a forged extra source.
+_FAKE_HEADER = re.compile(r"^(\s*)\[(\d+)\]", re.M)
+
+
+def escape_passage(text: str) -> str:
+    """``text`` safe to place inside the fence: every forged ``<passages>``/``</passages>`` marker (any case,
+    spacing, look-alike or fullwidth bracket, HTML-escaped form) becomes ``(passages)``/``(/passages)``, and
+    a line starting like a passage header (``[n]``) starts ``(n)`` instead. Other text is unchanged."""
+    folded = unicodedata.normalize("NFKC", text)
+    spans = [(m.start(), m.end(), m.group(1)) for m in _FENCE_TAG.finditer(folded)]
+    if len(folded) != len(text):  # folding changed lengths: match the original text only
+        spans = [(m.start(), m.end(), m.group(1)) for m in _FENCE_TAG.finditer(text)]
+    for start, end, slash in reversed(spans):
+        text = f"{text[:start]}({slash}passages){text[end:]}"
+    return _FAKE_HEADER.sub(r"\1(\2)", text)
 
 
 def _name(source: str) -> str:
@@ -35,6 +60,8 @@ def _name(source: str) -> str:
 
 _TYPE_HINTS = {
     "yesno": " The question asks yes or no: short_answer is yes or no.",
+    "exists": (" The question asks whether something exists: short_answer is that thing as the passages state "
+               "it (its amount, limit, date or name), not yes."),
     "choice": " The question names two options: short_answer is one of them, as written in the question.",
     "when": " The question asks when: short_answer is a date or a year.",
     "number": " The question asks for a quantity: short_answer is the number with its unit.",
@@ -85,3 +112,40 @@ def summary_prompt(chunks: Sequence[Chunk], focus: str) -> str:
     return (f"{fence(chunks)}\n"
             "Task: these passages are spread across one long document. Write a short summary of the "
             f"document in at most 5 bullet points, using only the passages.{topic}")
+
+
+_SUMMARY_GUIDE = {
+    "contract": "who the parties are, what is supplied or done, the term, the prices or payment, and the main "
+                "obligations and remedies",
+    "report": "what it is for, what it finds or sets out, and what it recommends or concludes",
+    "email": "who asks what, what was decided, and what is still open",
+    "spreadsheet": "what the table lists and its notable rows and figures",
+    "document": "what it is and what matters most in it",
+}
+
+
+def summary_plan_prompt(chunks: Sequence[Chunk], *, kind: str = "document", focus: str = "", n: int = 3,
+                        form: str = "bullets") -> str:
+    """Summarize from a reading plan (issue 18): ``n`` statements, each citing one passage as ``[k]``.
+
+    ``kind`` picks what the summary should say (a contract: parties, subject, term, money, obligations,
+    remedies; a report: purpose, findings, recommendations; an email thread: asks, decisions, open points).
+    """
+    what = f"what these passages say about {focus}" if focus else _SUMMARY_GUIDE.get(kind, _SUMMARY_GUIDE["document"])
+    shape = (f"Write {n} plain sentences" if form == "sentences" else f"Write {n} bullet points starting with \"- \"")
+    slots = _SUMMARY_SLOTS.get(kind) if (n == 3 and not focus) else None
+    order = (" In order: " + "; ".join(f"({i}) {s}" for i, s in enumerate(slots, 1)) + ".") if slots else ""
+    return (f"{fence(chunks)}\n"
+            f"Task: summarize the document for a busy reader: {what}. {shape}, each one short sentence "
+            "stating facts from the passages, with names, numbers and dates exactly as written there, ending "
+            f"with the number of the passage it comes from in brackets, e.g. [2].{order} Use only the passages; "
+            "no introduction.")
+
+
+# The 3-bullet gist's bullets, by kind of document (issue 18: what a reader needs first).
+_SUMMARY_SLOTS = {
+    "contract": ("what is supplied and the term", "the money: price adjustments and payment days",
+                 "the remedies: liquidated damages and their cap"),
+    "report": ("what it is and its purpose", "its main findings or contents", "its conclusions or recommendations"),
+    "email": ("who writes and what they ask or announce", "what was decided or released", "what is still open"),
+}

@@ -44,7 +44,8 @@ _CUES = {
                            r"\bhow many (mentions|occurrences|instances)\b", re.I),
     "summarization": re.compile(r"\b(summar\w*|overview|gist|main points|key points|tl;?dr|outline|"
                                 r"what is (this|the) (document|attachment|file|report|email|agreement|contract)"
-                                r" about)\b", re.I),
+                                r" about|what (?:does|do) (?:it|this|that|they|the \w+(?: \w+)?) (?:say|state|cover)s?"
+                                r" (?:about|on|regarding))\b", re.I),
 }
 
 # A needle is a code, ID or key: one token with a digit (ESC-4471-QZ, a UUID, Place33), not a title such
@@ -52,6 +53,17 @@ _CUES = {
 _CODE = re.compile(r"^(?=\S*\d)[\w\-/#:.@]{3,}$")
 # In a request, a code is a token mixing digits with letters or dashes (a year alone is not a key).
 _CODE_IN_TEXT = re.compile(r"(?<![\w\-])(?=[\w\-/#:.@]*\d)(?=[\w\-/#:.@]*[A-Za-z\-])[\w\-/#:.@]{4,}")
+
+
+# A request that is a summary request from its first words ("Summarize ...", "Give me an overview of ...",
+# "What does it say about ...") and asks no other question ("Give an overview: where was X born?" does).
+_PLAIN_SUMMARY = re.compile(r"^\W*(?:(?:please|can you|could you|would you|pls)\s+)?(?:summar\w+|"
+                            r"(?:give|write|make|show)(?: me| us)? (?:a |an |the )?(?:short |brief |quick |full |"
+                            r"detailed )?(?:summary|overview|gist|outline|tl;?dr|main points|key points)|tl;?dr|"
+                            r"what (?:is|are) (?:this|the) \w+(?: \w+)? about|what are the (?:main|key) points|"
+                            r"what (?:does|do) (?:it|this|that|they|the \w+(?: \w+)?) (?:say|state|cover)s? "
+                            r"(?:about|on|regarding))", re.I)
+_ASKS = re.compile(r"\b(?:who|whom|whose|where|when|why|which|how)\b", re.I)
 
 
 def cued_routes(question: str) -> list[Route]:
@@ -93,8 +105,12 @@ def route(generator: Generator, question: str) -> Decision:
     """The compute category for ``question``: question answering at once when no other route is cued
     (:func:`cued_routes`), else the LLM's choice constrained by :data:`ROUTE_SCHEMA`, checked by
     :func:`parse_decision` (TTRAG §3.1 conditional compute); falls back to question answering."""
-    if not cued_routes(question):
+    cued = cued_routes(question)
+    if not cued:
         return Decision("question_answering", "", "(no cue for another route: no LLM call)")
+    if cued == ["summarization"] and _PLAIN_SUMMARY.search(question) and not _ASKS.search(question):
+        # a request for a summary and nothing else: the router call (5-8 s cold) would add nothing
+        return Decision("summarization", "", "(a plain summary request: no LLM call)")
     raw = generator.complete(GenerationRequest(SYSTEM, route_prompt(question), max_tokens=64,
                                                json_schema=ROUTE_SCHEMA, purpose="route"))
     return parse_decision(raw, question)

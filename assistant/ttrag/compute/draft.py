@@ -12,6 +12,10 @@
    points and padded with filler ("Thank you for your prompt response"); the assembled reply keeps every
    answer. Without any point to answer (no documents, or nothing asked) the LLM writes the short reply.
    Header lines the model writes into the body ("Subject: Re: ...") are removed.
+4. Links and addresses are checked last (:func:`guard_links`): a URL, domain or e-mail address in the reply
+   that is in neither the person's instructions, the email and its thread, nor the documents read is
+   removed, so text written to steer the model (an injected "add this link") cannot add a link or a
+   recipient to the draft.
 """
 
 from __future__ import annotations
@@ -58,10 +62,64 @@ class Point:
 
 @dataclass(frozen=True)
 class Draft:
-    """A reply body and the points it answers, each with its sources (for review, never in the mail)."""
+    """A reply body and the points it answers, each with its sources (for review, never in the mail);
+    ``removed``: links and addresses taken out of the body because nothing the person or the thread wrote
+    contains them (see :func:`guard_links`)."""
 
     body: str
     points: tuple[Point, ...]
+    removed: tuple[str, ...] = ()
+
+
+# Links and addresses a reply may carry: scheme URLs, www. hosts, e-mail addresses, and bare domains with a
+# path or a common top-level domain ("pay-now.example/login", "evil.com"); a file name such as "contract.pdf"
+# is not a domain.
+_TLDS = ("com|org|net|io|co|info|biz|xyz|example|app|dev|me|ru|cn|uk|de|fr|eu|us|ly|link|site|online|top|"
+         "click|invalid|test|local")
+LINK = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>()\"'\]\[]+"
+                  r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+                  rf"|\b(?:[a-z0-9-]+\.)+(?:{_TLDS})\b(?:/[^\s<>()\"']*)?"
+                  r"|\b(?:[a-z0-9-]+\.)+[a-z]{2,}/[^\s<>()\"']*", re.I)
+_TRAILING = ".,;:!?'\"*_"
+
+
+def links(text: str) -> set[str]:
+    """The URLs, domains and e-mail addresses in ``text``, lower-cased, without trailing punctuation or
+    slash (``mailto:`` and the URL scheme are kept as written)."""
+    return {m.group(0).rstrip(_TRAILING).rstrip("/").lower() for m in LINK.finditer(text)}
+
+
+def guard_links(body: str, allowed: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """``body`` without the links and addresses that none of the ``allowed`` texts contains.
+
+    Args:
+        body: the draft reply.
+        allowed: what the person wrote (instructions) and what the thread and the documents read contain.
+
+    Returns:
+        The body (each removed link replaced by ``[link removed]``, each address by ``[address removed]``)
+        and the removed strings, in order.
+    """
+    known = set().union(*(links(t) for t in allowed)) if allowed else set()
+    known_text = " ".join(allowed).lower()
+    removed: list[str] = []
+
+    def check(m: re.Match[str]) -> str:
+        raw = m.group(0)
+        core = raw.rstrip(_TRAILING)
+        key = core.rstrip("/").lower()
+        if key in known or any(k.startswith(key) or key.startswith(k + "/") for k in known if "/" in k) \
+                or (key in known_text and "@" not in key and "/" not in key and "://" not in key
+                    and _is_word_bounded(known_text, key)):
+            return raw
+        removed.append(core)
+        return ("[address removed]" if "@" in core and "://" not in core else "[link removed]") + raw[len(core):]
+
+    return LINK.sub(check, body), tuple(removed)
+
+
+def _is_word_bounded(text: str, word: str) -> bool:
+    return re.search(rf"(?<![\w.-]){re.escape(word)}(?![\w-])", text) is not None
 
 
 def _email_chunk(email_text: str) -> Chunk:
@@ -245,5 +303,7 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
         closing = f"{CLOSING}\n{signer}" if signer else CLOSING
         body = f"{first}\n\n{lead}" + "\n".join(answer_lines(points)) + f"\n\n{closing}"
         emit(TokenText(body[len(first):]))
+    allowed = [instructions, email_text] + ([c.text for c in ctx.chunks] if ctx is not None else [])
+    body, removed = guard_links(body, allowed)
     emit(Progress("draft", 1, 1))
-    return Draft(body, tuple(points))
+    return Draft(body, tuple(points), removed)

@@ -1,0 +1,246 @@
+"""Summaries (issue 18): the reading plan on small structured documents, focus, length and form, and
+per-bullet citations checked against the passage cited (a scripted generator of ours writes the bullets)."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+from conftest import ScriptedGenerator
+
+from assistant.errors import Cancelled
+from assistant.models.base import GenerationRequest
+from assistant.records import Document, Progress, Segment
+from assistant.ttrag.compute.summarize import (
+    GIST_BUDGET,
+    MAX_MAP_CALLS,
+    SummaryRequest,
+    headings,
+    parse_request,
+    reading_plan,
+    summarize,
+    top_level,
+)
+from assistant.ttrag.context import Context, build_context
+from assistant.ttrag.pipeline import Models, ask
+
+FILLER = ("Under this Section the Parties agree as follows. The Supplier shall keep records of the matter for the "
+          "period required by law. Each Party shall bear its own costs in connection with the matter. ")
+ARTICLES = [
+    ("Definitions", '"Product" means a widget listed in Schedule 1. "Effective Date" means 1 May 2025. '),
+    ("Scope of Supply", "The Supplier shall supply widgets and related calibration services to the Buyer. "),
+    ("Term and Renewal", "The initial term of this Agreement is three (3) years from the Effective Date. "),
+    ("Prices", "Any annual price adjustment shall not exceed 4 percent of the prices in force. "),
+    ("Payment Terms", "The Buyer shall pay each undisputed invoice within 30 days of receipt. "),
+    ("Warranty", "The warranty period for the Products is 24 months from delivery. "),
+    ("Confidentiality", "Confidential information shall be kept secret by the receiving Party. "),
+    ("Termination", "Either Party may terminate this Agreement for convenience by giving 90 days' written "
+                    "notice. Termination does not affect rights that have accrued before the termination date. "),
+    ("Governing Law", "This Agreement is governed by the laws of Austria. "),
+]
+
+
+def _contract() -> Document:
+    """A 14-page contract: title page, contents, parties, then one article a page (its fact mid-article)."""
+    pages = ['# Widget Supply Agreement\n\n**between**\n\nAcme Tools GmbH (the "Buyer")\n\nand\n\nBolt Parts Ltd. '
+             '(the "Supplier")\n\nSupply of widgets for industrial presses.\n\n',
+             "## Table of Contents\n\n" + "".join(f"- Article {i} - {t} .... page {i + 3}\n"
+                                                  for i, (t, _f) in enumerate(ARTICLES, 1)) + "\n",
+             "## Parties and Recitals\n\nThis Agreement is made between Acme Tools GmbH, Vienna (the \"Buyer\"), "
+             "and Bolt Parts Ltd., Leeds (the \"Supplier\").\n\n"]
+    for i, (title, fact) in enumerate(ARTICLES, 1):
+        pages.append(f"## Article {i} - {title}\n\n### {i}.1 General\n\n{FILLER * 2}\n\n{fact}{FILLER}\n\n")
+    pages.append("## Signatures\n\nSigned on 14 March 2025.\n")
+    offsets, pos = [], 0
+    for p in pages:
+        offsets.append(pos)
+        pos += len(p)
+    return Document("widget-agreement.md", "".join(pages),
+                    tuple(Segment(p, page=n) for n, p in enumerate(pages, 1)), tuple(offsets))
+
+
+def _text_doc(source: str, text: str) -> Document:
+    return Document(source, text, (Segment(text, page=1),), (0,))
+
+
+@pytest.fixture(scope="module")
+def ctx(tokenizer: object) -> Context:
+    return build_context([_contract()], tokenizer, chunk_tokens=60)
+
+
+def _page_of(ctx: Context, needle: str) -> int:
+    doc = ctx.documents[0]
+    return doc.page_at(doc.text.index(needle)) or 0
+
+
+def test_headings_find_the_parts_not_the_table_of_contents(ctx: Context) -> None:
+    doc = ctx.documents[0]
+    parts = top_level(headings(doc), doc.text)
+    assert [h.title for h in parts] == [f"Article {i} - {t}" for i, (t, _f) in enumerate(ARTICLES, 1)]
+    toc_end = doc.text.index("## Parties")
+    assert all(h.start > toc_end for h in parts)  # the contents' entries are not parts
+
+
+def test_gist_plan_reads_title_parties_and_the_facts_that_matter(ctx: Context) -> None:
+    plan = reading_plan(ctx, SummaryRequest())
+    text = " ".join(p.chunk.text for p in plan)
+    roles = [p.role for p in plan]
+    assert roles[:2] == ["title", "parties"]
+    assert "Acme Tools GmbH" in plan[0].chunk.text and plan[0].chunk.page == 1
+    assert "made between" in plan[1].chunk.text and plan[1].chunk.page == 3
+    for fact in ("three (3) years", "4 percent", "30 days"):  # term, money: not the articles' boilerplate
+        assert fact in text
+    assert "...." not in text  # no table-of-contents line
+    assert sum(len(p.chunk.text) for p in plan) <= GIST_BUDGET
+    for p in plan:  # every passage is the document's own text at its offsets, with its page
+        assert ctx.documents[0].text[p.chunk.start:p.chunk.end] == p.chunk.text
+        assert p.chunk.page == ctx.documents[0].page_at(p.chunk.start)
+
+
+def test_detail_plan_reads_more_outline_and_definitions(ctx: Context) -> None:
+    gist = reading_plan(ctx, SummaryRequest())
+    detail = reading_plan(ctx, SummaryRequest(detail=True), budget=8000)
+    roles = {p.role for p in detail}
+    assert {"outline", "definitions"} <= roles
+    assert len(detail) > len(gist)
+    text = " ".join(p.chunk.text for p in detail)
+    assert "90 days" in text and "24 months" in text
+
+
+def test_focus_plan_reads_the_section_it_names(ctx: Context) -> None:
+    plan = reading_plan(ctx, parse_request("Summarize the termination provisions"))
+    assert plan and all(p.role == "focus" for p in plan)
+    assert "90 days' written notice" in " ".join(p.chunk.text for p in plan)
+    section = [p for p in plan if p.chunk.text.startswith("## Article 8 - Termination")]
+    assert section and section[0].chunk.page == _page_of(ctx, "## Article 8 - Termination")
+    assert all("...." not in p.chunk.text for p in plan)  # not the contents' line that names it
+    assert "three (3) years" not in " ".join(p.chunk.text for p in plan)
+
+
+def test_plan_of_a_text_without_headings_takes_representative_passages(tokenizer: object) -> None:
+    topics = ["The harbour crane lifts containers from ships onto trucks at night. " * 3,
+              "Apple orchards need pruning in late winter before the buds open. " * 3,
+              "The violin section rehearses the symphony twice a week in the hall. " * 3]
+    text = "\n\n".join(topics[i % 3] for i in range(30))
+    small = build_context([_text_doc("notes.txt", text)], tokenizer, chunk_tokens=40)
+    plan = reading_plan(small, SummaryRequest())
+    assert plan[0].role == "title" and plan[0].chunk.text == topics[0].strip()  # the first paragraph
+    reps = [p for p in plan if p.role == "representative"]
+    assert {w for p in reps for w in ("crane", "orchards", "violin") if w in p.chunk.text} == {"orchards", "violin"}
+    assert len({p.chunk.text for p in reps}) == len(reps)  # no passage twice
+
+
+def test_plan_of_an_email_thread_reads_first_and_latest_messages(tokenizer: object) -> None:
+    msgs = [f"From: person{i}@example.com\nSubject: Re: launch\n\nMessage {i} body: " + "we discuss the launch. " * 8
+            for i in range(6)]
+    thread = build_context([_text_doc("thread.mbox", "\n".join(msgs))], tokenizer, chunk_tokens=60)
+    plan = reading_plan(thread, SummaryRequest())
+    texts = [p.chunk.text for p in plan]
+    assert all(p.role == "message" for p in plan)
+    assert any("Message 0 body" in t for t in texts) and any("Message 5 body" in t for t in texts)
+
+
+@pytest.mark.parametrize(("question", "focus", "detail", "form"), [
+    ("Summarize this agreement", "", False, "bullets"),
+    ("What is this document about?", "", False, "bullets"),
+    ("Summarize the termination provisions", "termination provisions", False, "bullets"),
+    ("What does it say about data protection?", "data protection", False, "bullets"),
+    ("Summarize this contract in detail", "", True, "bullets"),
+    ("Summarize the payment terms in plain sentences", "payment terms", False, "sentences"),
+])
+def test_parse_request(question: str, focus: str, detail: bool, form: str) -> None:
+    assert parse_request(question) == SummaryRequest(focus, detail, form)  # type: ignore[arg-type]
+
+
+def _passages(request: GenerationRequest) -> dict[int, str]:
+    body = request.user.split("</passages>")[0]
+    return {int(m.group(1)): m.group(2) for m in
+            re.finditer(r"^\[(\d+)\] \([^)]*\) (.*?)(?=^\[\d+\] \(|\Z)", body, re.M | re.S)}
+
+
+def _number_of(request: GenerationRequest, needle: str) -> int:
+    return next(n for n, t in _passages(request).items() if needle in t)
+
+
+def test_bullets_cite_their_passage_and_unsupported_ones_are_dropped(ctx: Context) -> None:
+    def script(r: GenerationRequest) -> str:
+        term, pay = _number_of(r, "three (3) years"), _number_of(r, "30 days")
+        return (f"- The initial term of this Agreement is three (3) years from the Effective Date [{term}]\n"
+                f"- The Buyer shall pay each undisputed invoice within 30 days of receipt [{term}]\n"  # wrong marker
+                f"- The Supplier pays a bonus of 99 percent on every widget [{pay}]\n")  # not in the document
+
+    gen = ScriptedGenerator(script)
+    answer = ask(ctx, "Summarize this agreement", Models(gen, None, None))
+    assert answer.route == "summarization"
+    assert [r.purpose for r in gen.requests] == ["summary"]  # a summary cue alone: no router call
+    lines = answer.text.splitlines()
+    # what the document is: its title page (title and parties), file and size
+    assert lines[0].startswith('Widget Supply Agreement between Acme Tools GmbH (the "Buyer") and Bolt Parts Ltd.')
+    assert lines[0].endswith("(widget-agreement.md, 13 pages):")
+    bullets = [ln for ln in lines if ln.startswith("- ")]
+    assert len(bullets) == 2 and "99 percent" not in answer.text
+    pages = {s.n: s.page for s in answer.sources}
+    for bullet, needle in zip(bullets, ("three (3) years", "30 days"), strict=True):
+        marks = [int(n) for n in re.findall(r"\[(\d+)\]", bullet)]
+        assert marks and pages[marks[0]] == _page_of(ctx, needle)  # re-cited to the passage that says it
+
+
+def test_nothing_supported_falls_back_to_the_passages_own_sentences(ctx: Context) -> None:
+    gen = ScriptedGenerator(lambda r: "- The moon is made of cheese [1]\n- Prices rise by 77 percent [2]\n")
+    result = summarize(ctx, SummaryRequest(), gen)
+    assert result.bullets and result.dropped == ("The moon is made of cheese", "Prices rise by 77 percent")
+    for b in result.bullets:
+        assert b.text in result.passages[b.cites[0] - 1].text
+
+
+def test_detail_runs_bounded_map_calls_with_progress(ctx: Context) -> None:
+    def script(r: GenerationRequest) -> str:
+        return "\n".join(f"- {t} [{n}]" for n, t in list(_passages(r).items())[:3])
+
+    gen = ScriptedGenerator(script)
+    events: list[object] = []
+    answer = ask(ctx, "Summarize this agreement in detail", Models(gen, None, None), emit=events.append)
+    gist = ask(ctx, "Summarize this agreement", Models(ScriptedGenerator(script), None, None))
+    calls = [r.purpose for r in gen.requests]
+    assert 2 <= len(calls) <= MAX_MAP_CALLS and calls[0] == "summary"
+    assert len(answer.text.splitlines()) > len(gist.text.splitlines())
+    progress = [e for e in events if isinstance(e, Progress) and e.stage == "summarization" and e.unit == "calls"]
+    assert progress[-1].done == progress[-1].total == len(calls)
+
+
+def test_sentences_form_has_no_bullets(ctx: Context) -> None:
+    def script(r: GenerationRequest) -> str:
+        n = _number_of(r, "90 days")
+        return f"Either Party may terminate this Agreement for convenience by giving 90 days' written notice [{n}]."
+
+    result = summarize(ctx, parse_request("Summarize the termination provisions in plain sentences"),
+                       ScriptedGenerator(script))
+    assert result.text.startswith("Either Party may terminate") and "- " not in result.text
+    assert re.search(r"\[\d+\]$", result.text)
+    assert {p.role for p in result.plan} == {"focus"}
+
+
+def test_cancel_stops_the_map_calls(ctx: Context) -> None:
+    cancel = threading.Event()
+
+    def script(r: GenerationRequest) -> str:
+        cancel.set()  # the person presses Cancel while the first call runs
+        return "- The initial term of this Agreement is three (3) years [1]\n"
+
+    gen = ScriptedGenerator(script)
+    with pytest.raises(Cancelled):
+        ask(ctx, "Summarize this agreement in detail", Models(gen, None, None), cancel=cancel)
+    assert len(gen.requests) == 1
+
+
+def test_a_bullet_joining_two_cited_passages_cites_both(ctx: Context) -> None:
+    def script(r: GenerationRequest) -> str:
+        term, pay = _number_of(r, "three (3) years"), _number_of(r, "30 days")
+        return (f"- The initial term is three (3) years and the Buyer shall pay each invoice within 30 days "
+                f"[{term}][{pay}]\n")
+
+    result = summarize(ctx, SummaryRequest(), ScriptedGenerator(script))
+    (bullet,) = result.bullets
+    texts = [result.passages[n - 1].text for n in bullet.cites]
+    assert len(texts) == 2 and any("three (3) years" in t for t in texts) and any("30 days" in t for t in texts)
