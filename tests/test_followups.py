@@ -341,7 +341,9 @@ def test_ask_panel_shows_the_conversation_exports_and_starts_anew(qtbot: object,
 
     ask("What does late delivery cost?")
     assert panel.history.toPlainText() == "" and panel.history_note.isHidden()
+    assert panel.history.isHidden()  # no empty box while there is no earlier turn
     ask("Are they limited?")
+    assert not panel.history.isHidden()
     assert "7.5%" in panel.answer_text.toPlainText()
     assert "answered as \u201cAre the late delivery damages limited?\u201d" in panel.meta.text()
     assert panel.meta.text().endswith(" s")
@@ -365,6 +367,57 @@ def test_ask_panel_shows_the_conversation_exports_and_starts_anew(qtbot: object,
     generator.requests.clear()
     ask("Are they limited?")  # a new conversation: nothing to refer to, no rewrite call
     assert "standalone" not in [r.purpose for r in generator.requests]
+    runner.wait(5000)
+
+
+def test_adding_a_file_keeps_the_conversation_and_another_context_starts_a_new_one(
+        qtbot: object, tokenizer: object, embedder: object, encoder: object, tmp_path: Path) -> None:
+    pytest.importorskip("PySide6")
+    from assistant.gui.ask_panel import AskPanel
+    from assistant.gui.tasks import TaskRunner
+
+    session = _session(tokenizer, embedder, encoder, ScriptedGenerator(_reply), tmp_path)
+    runner = TaskRunner()
+    panel = AskPanel(runner)
+    qtbot.addWidget(panel)  # type: ignore[attr-defined]
+    panel.set_session(session, "terms.md")
+    panel.question.setText("What does late delivery cost?")
+    panel.ask()
+    qtbot.waitUntil(lambda: panel.answer is not None, timeout=60000)  # type: ignore[attr-defined]
+    assert len(panel.conversation.turns) == 1
+    contract = session.context.documents[0]
+    amendment = Document(source=str(tmp_path / "amendment.md"), text="Amendment 1.",
+                         segments=(Segment("Amendment 1."),), offsets=(0,))
+    panel.set_session(Session(session.store, [contract, amendment]), "terms.md, amendment.md")
+    assert len(panel.conversation.turns) == 1  # the amendment joins the contract: "it" still means the same
+    panel.set_session(Session(session.store, [amendment]), "amendment.md")
+    assert panel.conversation.turns == [] and panel.history.toPlainText() == ""
+    assert not panel.export_button.isEnabled()
+    runner.wait(5000)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SAMPLE.exists(), reason="sample contract missing")
+def test_the_app_answers_the_issue_example_with_the_cap(qtbot: object, big_llm: Generator) -> None:
+    """The issue's example in the app's Ask panel, bundled 1.5B model, the 305-page sample contract."""
+    pytest.importorskip("PySide6")
+    from assistant.documents import extract
+    from assistant.gui.ask_panel import AskPanel
+    from assistant.gui.tasks import TaskRunner
+
+    store = ModelStore(Settings())
+    store._generator = big_llm
+    runner = TaskRunner()
+    panel = AskPanel(runner)
+    qtbot.addWidget(panel)  # type: ignore[attr-defined]
+    panel.set_session(Session(store, [extract(SAMPLE)]), SAMPLE.name)
+    for question in ("What is the penalty for late delivery?", "Is there a cap on it?"):
+        panel.answer = None
+        panel.question.setText(question)
+        panel.ask()
+        qtbot.waitUntil(lambda: panel.answer is not None, timeout=240000)  # type: ignore[attr-defined]
+    assert "7.5%" in panel.answer_text.toPlainText(), panel.answer_text.toPlainText()
+    assert "answered as" in panel.meta.text() and "cap" in panel.meta.text()
     runner.wait(5000)
 
 

@@ -249,4 +249,4 @@ def test_stale_temporary_files_are_swept(user_dirs: Path) -> None:
     assert [r.uid for r in cache.refs()] == [1]
     assert cache.sweep("a", "INBOX") == 1 and not stale.exists()
     assert dataclasses.asdict(cache.state("a", "INBOX")) == {"uidvalidity": 7, "last_uid": 1,  # type: ignore
-                                                             "previous_uid": 0}
+                                                             "previous_uid": 0, "highestmodseq": 0}

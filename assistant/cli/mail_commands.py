@@ -162,7 +162,8 @@ def _accounts(name: str | None) -> list[Account]:
 def _report(results: list[SyncResult]) -> None:
     for r in results:
         reset = " (UIDVALIDITY changed: folder fetched again)" if r.reset else ""
-        print(f"{r.account}/{r.folder}: {len(r.new_uids)} new{reset}", file=sys.stderr)
+        gone = f", {len(r.removed_uids)} removed (deleted or moved on the server)" if r.removed_uids else ""
+        print(f"{r.account}/{r.folder}: {len(r.new_uids)} new{gone}{reset}", file=sys.stderr)
 
 
 def _report_delivered(delivered: list[Delivered]) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from assistant.config import Settings, config_dir, load_settings, update_settings_file
 from assistant.errors import ModelError
-from assistant.models import catalog, download, locate
+from assistant.models import catalog, choice, download, locate
 from assistant.models.catalog import CatalogEntry
 from assistant.models.remote import check_reader_url, destination, is_reader_url
 from assistant.progress import TerminalRenderer
@@ -73,19 +73,11 @@ def run_models(action: str, name: str | None = None) -> int:
 
 
 def _state(entry: CatalogEntry) -> str:
-    if entry.bundled:
-        return "bundled"
-    return "installed" if download.is_installed(entry) else "available"
+    return choice.state(entry)
 
 
 def _in_use(entry: CatalogEntry, settings: Settings) -> bool:
-    m = settings.models
-    if entry.role == "reader":
-        return m.llm == entry.name
-    folder = str(download.installed_dir(entry.name))
-    if entry.bundled:
-        return not m.encoder_dir and not m.embedder_dir
-    return folder in (m.encoder_dir, m.embedder_dir)
+    return choice.in_use(entry, settings)
 
 
 def _list() -> int:
@@ -109,16 +101,7 @@ def _use(name: str) -> int:
         print(f"reader: {destination(name)} (host {host}); written to {path}")
         return 0
     entry = catalog.entry(name)
-    if not entry.bundled and not download.is_installed(entry):
-        raise ModelError(f"{name} is not pulled yet; run `assistant models pull {name}` first")
-    if entry.role == "reader":
-        changes: dict[str, object] = {"llm": entry.name}
-    elif entry.bundled:  # the bundled MiniLM for both roles
-        changes = {"encoder_dir": None, "embedder_dir": None}
-    else:
-        key = "encoder_dir" if entry.role == "encoder" else "embedder_dir"
-        changes = {key: str(download.installed_dir(entry.name))}
-    path = update_settings_file({"models": changes})
+    path = update_settings_file({"models": choice.settings_changes(entry)})
     print(f"{entry.role}: {entry.title} is now in use (written to {path}); the next question uses it")
     return 0
 

@@ -50,7 +50,7 @@ class AskPanel(QWidget):
         self.context_label.setWordWrap(True)
         self.context_label.setAccessibleName("What the questions are about")
         self.question = QLineEdit()
-        self.question.setPlaceholderText("Ask a question (Ctrl+Enter)")
+        self.question.setPlaceholderText("Ask a question (Ctrl+Enter); a follow-up may refer to the answer before")
         self.question.setAccessibleName("Question")
         self.question.returnPressed.connect(self.ask)
         self.ask_button = QPushButton("Ask")
@@ -71,12 +71,14 @@ class AskPanel(QWidget):
         self.sources.itemActivated.connect(self._open_source)
         self.passage = PassageView()
         self.conversation = Conversation()
+        self._context_sources: frozenset[str] = frozenset()  # documents the conversation is about
         self.history = QTextBrowser()
         self.history.setAccessibleName("Conversation so far")
         self.history.setOpenLinks(False)
         self.history.anchorClicked.connect(self._open_history_source)
         self.history.setPlaceholderText("Earlier questions and answers of this conversation appear here; "
                                         "follow-ups may refer to them (“Is there a cap on it?”).")
+        self.history.hide()  # shown from the second question on (see _render_history)
         self.history_note = QLabel()
         self.history_note.setWordWrap(True)
         self.history_note.setStyleSheet("color: #8a5a00; font-size: small")
@@ -129,6 +131,15 @@ class AskPanel(QWidget):
             self.runner.cancel(task.id)
         self.session = session
         self.context_label.setText(description)
+        if session is not None:
+            sources = frozenset(d.source for d in session.context.documents)
+            # files added to what was open (an amendment beside its contract) continue the conversation;
+            # anything else (another message, files closed) starts a new one: "it" would mean something else
+            if self.conversation.turns and not self._context_sources <= sources:
+                self.conversation.clear()
+                self._render_history(0)
+                self._update_conversation_buttons()
+            self._context_sources = sources
         if self.answer is not None:
             self.meta.setText("\u26A0 The files or message changed since this answer: it is about what was "
                               "open before. Ask again to use what is open now.")
@@ -305,6 +316,7 @@ class AskPanel(QWidget):
                           + (f"<br><small>{label}: {' '.join(links)}</small>" if links else "") + "</p>")
         self.history.setHtml("".join(blocks))
         self.history.moveCursor(QTextCursor.MoveOperation.End)
+        self.history.setVisible(bool(blocks))  # no empty box above the first answer: the answer gets the room
         dropped = self._dropped_turns()
         self.history_note.setVisible(dropped > 0)
         if dropped:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from assistant.config import Settings, config_dir, load_settings
+from assistant.config import Settings, config_dir, load_settings, update_settings_file
 from assistant.errors import AssistantError
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.cache import MailCache
@@ -85,6 +85,8 @@ TIPS = {
     "clear": "Remove every downloaded message from this computer; the next sync downloads them again (it "
              "asks first). Mail on the server is not touched.",
     "group": "How the app searches the open files and mail for an answer (Test-Time RAG settings).",
+    "more": "See the models you can download (from Hugging Face, where most open models are shared): what each "
+            "does, its size, the memory it needs and how fast it answers here. Download, choose or remove one.",
 }
 
 
@@ -146,16 +148,20 @@ class SettingsDialog(QDialog):
         self.checked: str | None = None  # a model file that loaded: not loaded twice
         m, p = current.models, current.pipeline
         self.current_llm = m.llm
+        self.current = current
+        self.model_changes: dict[str, object] = {}  # encoder/embedder picked in the Models dialog, saved on Save
         self.model = QComboBox()
-        for i, (key, label, tip) in enumerate(MODEL_CHOICES):
-            self.model.addItem(label, key)
-            self.model.setItemData(i, tip, _TOOLTIP_ROLE)
-        self.gguf = QLineEdit("" if m.llm in ("bundled", "fast") else m.llm)
+        downloaded = self._fill_models()
+        self.gguf = QLineEdit("" if m.llm in ("bundled", "fast", *downloaded) else m.llm)
         self.gguf.setPlaceholderText("choose the model file (.gguf)")
         self.browse = QPushButton("Choose\u2026")
         self.browse.setToolTip("Pick the model file from a folder")
         self.browse.clicked.connect(self.choose_file)
-        self.model.setCurrentIndex({"bundled": 0, "fast": 1}.get(m.llm, 2))
+        known = self.model.findData(m.llm)
+        self.model.setCurrentIndex(known if known >= 0 else self.model.findData("file"))
+        self.more_models = QPushButton("More models\u2026")
+        self.more_models.setToolTip(TIPS["more"])
+        self.more_models.clicked.connect(self.open_models)
         self.model.currentIndexChanged.connect(self._model_changed)
         self.threads = QSpinBox()
         self.threads.setRange(0, 256)
@@ -184,8 +190,11 @@ class SettingsDialog(QDialog):
         file_row = QHBoxLayout()
         file_row.addWidget(self.gguf, 1)
         file_row.addWidget(self.browse)
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model, 1)
+        model_row.addWidget(self.more_models)
         form = QFormLayout()
-        self._row(form, "Model", self.model, TIPS["model"])
+        self._row(form, "Model", self.model, TIPS["model"], layout=model_row)
         self._row(form, "Model file", self.gguf, TIPS["file"], layout=file_row)
         self._row(form, "Processor cores", self.threads, TIPS["threads"])
         search = QGroupBox("Searching for answers")
@@ -248,6 +257,54 @@ class SettingsDialog(QDialog):
         self.cleared = True
         self._show_usage()
 
+    def _fill_models(self) -> list[str]:
+        """(Re)fill the model choices: bundled, fast, each downloaded catalogue reader, a file; returns the
+        downloaded readers' names."""
+        from assistant.models import catalog, choice
+
+        try:
+            readers = [e for e in catalog.load_catalog().values()
+                       if e.role == "reader" and choice.state(e) == "installed"]
+        except AssistantError:
+            readers = []
+        items = [*MODEL_CHOICES[:2],
+                 *((e.name, f"{e.title} (downloaded)", f"{e.notes} About {e.ram_gb:.1f} GB of memory; "
+                    f"{e.speed}.".strip()) for e in readers), MODEL_CHOICES[2]]
+        blocked = self.model.blockSignals(True)
+        self.model.clear()
+        for i, (key, label, tip) in enumerate(items):
+            self.model.addItem(label, key)
+            self.model.setItemData(i, tip, _TOOLTIP_ROLE)
+        self.model.blockSignals(blocked)
+        return [e.name for e in readers]
+
+    def open_models(self) -> None:
+        """The Models dialog: download, remove or pick a model; a picked reader becomes the Model choice."""
+        import dataclasses
+
+        from assistant.gui.models_dialog import ModelsDialog
+
+        choice_now = self.model.currentData()
+        llm = self.gguf.text().strip() if choice_now == "file" else str(choice_now)
+        models = dataclasses.replace(self.current.models, llm=llm, **self.model_changes)  # type: ignore[arg-type]
+        dialog = ModelsDialog(self, settings=dataclasses.replace(self.current, models=models))
+        dialog.exec()
+        self._fill_models()
+        picked = dialog.chosen
+        if picked is not None and picked.role != "reader":
+            from assistant.models.choice import settings_changes
+
+            self.model_changes.update(settings_changes(picked))
+            self.error.setText(f"{picked.title} will be used once you press Save (from the next question on).")
+        elif picked is not None:
+            llm = picked.name
+            self.error.setText(f"{picked.title} will answer once you press Save (from the next question on).")
+        known = self.model.findData(llm)
+        if known < 0:  # a file stays the file; a downloaded reader that was removed falls back to the bundled one
+            known = self.model.findData("file" if choice_now == "file" else "bundled")
+        self.model.setCurrentIndex(known)
+        dialog.deleteLater()
+
     def _model_changed(self) -> None:
         is_file = self.model.currentData() == "file"
         self.gguf.setEnabled(is_file)
@@ -309,6 +366,8 @@ class SettingsDialog(QDialog):
                            "pipeline": {"ce_top_k": self.top_k.value(), "max_rewrites": self.rewrites.value(),
                                         "ce_mode": self.ce_mode.currentData(), "router": self.router.isChecked()},
                            "mail": {"cache_mb": self.cache_mb.value()}})
+            if self.model_changes:  # None values remove a key (back to the bundled encoder), unlike save_settings
+                update_settings_file({"models": self.model_changes})
             self.saved = load_settings()
         except (AssistantError, OSError) as exc:
             self.error.setText(f"Could not save the settings: {exc}")

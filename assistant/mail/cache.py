@@ -1,8 +1,9 @@
 """Raw messages kept for offline use: ``data_dir()/mail/ACCOUNT/FOLDER/UIDVALIDITY/UID.eml``.
 
 The bytes are exactly the server's ``BODY[]`` (re-serialising would change them). Each folder has a
-``state.json`` with its UIDVALIDITY and the highest UID synced, so sync is incremental; when the
-server's UIDVALIDITY changes the folder's cache is dropped and fetched again. The cache is bounded in
+``state.json`` with its UIDVALIDITY, the highest UID synced and the HIGHESTMODSEQ (RFC 7162) at that sync,
+so sync is incremental; when the server's UIDVALIDITY changes the folder's cache is dropped and fetched
+again, and messages gone from the server are removed (:meth:`MailCache.remove`). The cache is bounded in
 bytes: the oldest files (by write time) go first. Folders and files are private (0700/0600).
 
 Every write is atomic (:func:`atomic_write`: a temporary file in the same folder, flushed and fsync'ed,
@@ -19,7 +20,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote
@@ -108,11 +109,13 @@ def _fsync_dir(folder: Path) -> None:
 
 @dataclass(frozen=True)
 class FolderState:
-    """Sync state of one folder: UIDVALIDITY, highest synced UID, and the highest before the last sync."""
+    """Sync state of one folder: UIDVALIDITY, highest synced UID, the highest before the last sync, and the
+    folder's HIGHESTMODSEQ (RFC 7162 §3.1.2.1) when the cache last matched the server (0: not known)."""
 
     uidvalidity: int
     last_uid: int
     previous_uid: int = 0
+    highestmodseq: int = 0
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,8 @@ class MailCache:
         path = self._folder_dir(account, folder) / STATE_FILE
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return FolderState(int(data["uidvalidity"]), int(data["last_uid"]), int(data.get("previous_uid", 0)))
+            return FolderState(int(data["uidvalidity"]), int(data["last_uid"]), int(data.get("previous_uid", 0)),
+                               int(data.get("highestmodseq", 0)))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -172,7 +176,8 @@ class MailCache:
         d = self._folder_dir(account, folder)
         self._mkdir(d)
         self._write(d / STATE_FILE, json.dumps({"uidvalidity": state.uidvalidity, "last_uid": state.last_uid,
-                                               "previous_uid": state.previous_uid}).encode())
+                                               "previous_uid": state.previous_uid,
+                                               "highestmodseq": state.highestmodseq}).encode())
 
     def _write(self, path: Path, data: bytes) -> None:
         atomic_write(path, data, root=self.root, fill=self._fill)
@@ -217,6 +222,47 @@ class MailCache:
         path = self._folder_dir(account, folder) / str(state.uidvalidity) / f"{uid}.eml"
         return ref if path.exists() else None
 
+    def uids(self, account: str, folder: str) -> list[int]:
+        """UIDs cached for the folder's current UIDVALIDITY, ascending ([] before its first sync)."""
+        state = self.state(account, folder)
+        if state is None:
+            return []
+        return self._uids_in(self._folder_dir(account, folder) / str(state.uidvalidity))
+
+    @staticmethod
+    def _uids_in(d: Path) -> list[int]:
+        try:
+            names = os.listdir(d)
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        return sorted(int(n[:-4]) for n in names if n.endswith(".eml") and n[:-4].isdigit())
+
+    def remove(self, account: str, folder: str, uids: Iterable[int]) -> list[int]:
+        """Remove the messages ``uids`` of the folder's current UIDVALIDITY (gone from the server); returns
+        the UIDs whose file was there. Drafts kept while offline (:mod:`assistant.mail.pending`) live
+        elsewhere and are never touched.
+
+        Raises:
+            StorageError: a file cannot be removed (e.g. the data folder is read-only).
+        """
+        state = self.state(account, folder)
+        if state is None:
+            return []
+        d = self._folder_dir(account, folder) / str(state.uidvalidity)
+        removed: list[int] = []
+        for uid in sorted(set(uids)):
+            path = d / f"{int(uid)}.eml"
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise storage_error(exc, path, self.root) from exc
+            removed.append(int(uid))
+        if removed:
+            _fsync_dir(d)
+        return removed
+
     def refs(self, account: str | None = None) -> Iterator[CachedRef]:
         """Every cached message of the current UIDVALIDITY of each folder, by account, folder and UID."""
         if not self.root.is_dir():
@@ -230,9 +276,7 @@ class MailCache:
                 state = self.state(acc, folder)
                 if state is None:
                     continue
-                d = folder_dir / str(state.uidvalidity)
-                uids = sorted(int(p.stem) for p in d.glob("*.eml")) if d.is_dir() else []
-                for uid in uids:
+                for uid in self._uids_in(folder_dir / str(state.uidvalidity)):
                     yield CachedRef(acc, folder, state.uidvalidity, uid)
 
     def drop_folder(self, account: str, folder: str) -> None:
@@ -249,15 +293,24 @@ class MailCache:
 
     def enforce_limit(self) -> int:
         """Remove the oldest messages until the cache fits ``max_bytes``; returns how many were removed."""
-        if not self.root.is_dir():
-            return 0
-        files = [(p.stat().st_mtime, p.stat().st_size, p) for p in self.root.rglob("*.eml")]
+        files: list[tuple[float, int, str]] = []
+        for folder, _dirs, names in os.walk(self.root):  # one stat per file: this runs after every sync
+            for name in names:
+                if name.endswith(".eml"):
+                    path = os.path.join(folder, name)
+                    try:
+                        st = os.stat(path)
+                    except FileNotFoundError:
+                        continue
+                    files.append((st.st_mtime, st.st_size, path))
         total = sum(size for _, size, _ in files)
+        if total <= self.max_bytes:
+            return 0
         removed = 0
         for _, size, path in sorted(files):
             if total <= self.max_bytes:
                 break
-            path.unlink(missing_ok=True)
+            Path(path).unlink(missing_ok=True)
             total -= size
             removed += 1
         return removed

@@ -5,14 +5,21 @@ fetched with ``BODY.PEEK[]`` (RFC 3501 §6.4.5), so ``\\Seen`` stays as it was. 
 APPEND of a draft with the ``\\Draft`` flag. TLS is always verified (``ssl.create_default_context``,
 optionally trusting one per-account CA file). imapclient, socket and ssl errors are translated here
 into :mod:`assistant.errors` types whose messages say what to do; passwords never appear in them.
+
+Where the server offers QRESYNC (RFC 7162), it is enabled after login (``ENABLE QRESYNC``, RFC 5161) and a
+folder synced before is re-opened with ``EXAMINE folder (QRESYNC (uidvalidity modseq known-uids))``
+(RFC 7162 §3.2.5): the server answers with ``VANISHED (EARLIER)``, the UIDs expunged since that mod-sequence,
+so finding messages deleted or moved away costs one command. Without it, sync compares UID sets.
 """
 
 from __future__ import annotations
 
+import bisect
+import logging
 import re
 import socket
 import ssl
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
@@ -29,6 +36,9 @@ READ_TIMEOUT_S = 120.0
 IDLE_MAX_S = 25 * 60  # RFC 2177 §3: re-issue IDLE at least every 29 minutes
 FETCH_ITEMS = [b"BODY.PEEK[]", b"RFC822.SIZE", b"INTERNALDATE", b"FLAGS"]
 _APPENDUID = re.compile(rb"APPENDUID (\d+) (\d+)")
+_UID_RANGE = re.compile(r"^(\d+)(?::(\d+))?$")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -40,13 +50,58 @@ class Folder:
 
 
 @dataclass(frozen=True)
+class UidSet:
+    """A set of UIDs as sorted, disjoint, inclusive ranges ``(first, last)`` (RFC 3501 §9 ``sequence-set``,
+    without ``*``); membership is a binary search, so ``1:4000000000`` costs no memory."""
+
+    ranges: tuple[tuple[int, int], ...] = ()
+
+    @classmethod
+    def parse(cls, texts: Iterable[str]) -> UidSet:
+        """The union of sequence-set texts such as ``"1:3,7,9:12"`` (ranges may be written high:low).
+
+        Raises:
+            ValueError: a part is not ``N`` or ``N:M`` (e.g. ``*``, which a VANISHED response never holds).
+        """
+        spans: list[tuple[int, int]] = []
+        for text in texts:
+            for part in text.split(","):
+                match = _UID_RANGE.match(part.strip())
+                if match is None:
+                    raise ValueError(f"not a UID set part: {part!r}")
+                a = int(match.group(1))
+                b = int(match.group(2) or a)
+                spans.append((min(a, b), max(a, b)))
+        merged: list[tuple[int, int]] = []
+        for lo, hi in sorted(spans):
+            if merged and lo <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+            else:
+                merged.append((lo, hi))
+        return cls(tuple(merged))
+
+    def __contains__(self, uid: object) -> bool:
+        if not isinstance(uid, int):
+            return False
+        i = bisect.bisect_right(self.ranges, (uid, float("inf"))) - 1
+        return i >= 0 and self.ranges[i][0] <= uid <= self.ranges[i][1]
+
+    def __bool__(self) -> bool:
+        return bool(self.ranges)
+
+
+@dataclass(frozen=True)
 class FolderStatus:
-    """A selected folder: UIDVALIDITY (RFC 3501 §2.3.1.1), UIDNEXT and message count."""
+    """A selected folder: UIDVALIDITY (RFC 3501 §2.3.1.1), UIDNEXT, message count, HIGHESTMODSEQ (RFC 7162
+    §3.1.2.1; 0 when the server keeps no mod-sequences) and, after an EXAMINE with the QRESYNC parameter,
+    the UIDs the server reported as ``VANISHED (EARLIER)`` (None when that parameter was not sent)."""
 
     name: str
     uidvalidity: int
     uidnext: int
     exists: int
+    highestmodseq: int = 0
+    vanished: UidSet | None = None
 
 
 @dataclass(frozen=True)
@@ -100,12 +155,17 @@ class ImapSource:
         account: the account settings.
         password: its password (kept only for the login call; never logged or shown).
         timeout_s: read timeout in seconds for each server reply.
+        qresync: enable QRESYNC (RFC 7162) after login when the server offers it (False: never, so sync
+            compares UID sets instead).
     """
 
-    def __init__(self, account: Account, password: str, *, timeout_s: float = READ_TIMEOUT_S) -> None:
+    def __init__(self, account: Account, password: str, *, timeout_s: float = READ_TIMEOUT_S,
+                 qresync: bool = True) -> None:
         self.account = account
         self._password = password
         self._timeout_s = timeout_s
+        self._want_qresync = qresync
+        self._qresync = False
         self._client: Any = None
         self._selected: str | None = None
 
@@ -151,7 +211,35 @@ class ImapSource:
                                     "password; re-enter it with `assistant account add`") from exc
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise _connect_error(a, exc) from exc
+        self._qresync = False
+        if self._want_qresync:
+            try:
+                self._qresync = self._enable_qresync(client)
+            except (OSError, imap_errors.IMAPClientAbortError) as exc:
+                client.shutdown()
+                raise _connect_error(a, exc) from exc
         self._client = client
+
+    def _enable_qresync(self, client: Any) -> bool:
+        """``ENABLE QRESYNC`` (RFC 7162 §3.2.3, RFC 5161) when the server offers both; whether it took.
+
+        A server that refuses is used without it (sync then compares UID sets); that is logged, not raised.
+        """
+        try:
+            if not (client.has_capability("QRESYNC") and client.has_capability("ENABLE")):
+                return False
+            enabled = client.enable("QRESYNC")
+        except imap_errors.IMAPClientAbortError:
+            raise
+        except imap_errors.IMAPClientError as exc:
+            log.info("%s: ENABLE QRESYNC failed (%s); comparing UID sets instead", self.account.name, exc)
+            return False
+        return any(bytes(e).upper() == b"QRESYNC" for e in enabled)
+
+    @property
+    def qresync(self) -> bool:
+        """Whether QRESYNC (RFC 7162) is enabled on this connection."""
+        return self._qresync
 
     def _login(self, client: Any) -> None:
         """Authenticate on the open connection: IMAP LOGIN (RFC 3501 §6.2.3). ``OAuthImapSource`` in
@@ -241,14 +329,34 @@ class ImapSource:
         raise FolderError(self.account.name, "no Drafts folder found; create one in your mail program or set "
                                              "drafts_folder in accounts.toml")
 
-    def select(self, folder: str, *, readonly: bool = True) -> FolderStatus:
+    def select(self, folder: str, *, readonly: bool = True,
+               known: tuple[int, int, int] | None = None) -> FolderStatus:
         """Open ``folder`` (read-only by default: EXAMINE) and return its UIDVALIDITY and counts.
+
+        Args:
+            known: ``(uidvalidity, modseq, last_uid)`` of the last sync; when QRESYNC is enabled and
+                ``modseq`` > 0 the folder is opened with the QRESYNC parameter (RFC 7162 §3.2.5, known UIDs
+                ``1:last_uid``) and the status carries the UIDs the server reports as vanished since.
 
         Raises:
             FolderError: the folder does not exist or cannot be opened.
         """
+        qresync = known is not None and self._qresync and known[0] > 0 and known[1] > 0
+        info: dict[bytes, Any] | None = None
         try:
-            info = self.client.select_folder(folder, readonly=readonly)
+            if qresync:
+                assert known is not None
+                try:
+                    info = self._select_qresync(folder, readonly, *known)
+                except imap_errors.IMAPClientError as exc:
+                    if isinstance(exc, imap_errors.IMAPClientAbortError):
+                        raise
+                    # A server that rejects the parameter: open the folder plainly; sync compares UID sets.
+                    log.info("%s/%s: EXAMINE with QRESYNC failed (%s); opening it without", self.account.name,
+                             folder, exc)
+                    qresync = False
+            if info is None:
+                info = self.client.select_folder(folder, readonly=readonly)
         except imap_errors.IMAPClientError as exc:
             if isinstance(exc, imap_errors.IMAPClientAbortError):
                 raise self._lost(exc) from exc
@@ -257,8 +365,35 @@ class ImapSource:
         except OSError as exc:
             raise self._lost(exc) from exc
         self._selected = folder
+        vanished = None
+        if qresync:
+            try:
+                vanished = UidSet.parse(_vanished_text(v) for v in info.get(b"VANISHED", ()))
+            except ValueError as exc:  # a reply we cannot read: sync compares UID sets instead
+                log.warning("%s/%s: unreadable VANISHED reply (%s); comparing UID sets", self.account.name,
+                            folder, exc)
         return FolderStatus(folder, int(info.get(b"UIDVALIDITY", 0)), int(info.get(b"UIDNEXT", 0)),
-                            int(info.get(b"EXISTS", 0)))
+                            int(info.get(b"EXISTS", 0)), int(info.get(b"HIGHESTMODSEQ", 0) or 0), vanished)
+
+    def _select_qresync(self, folder: str, readonly: bool, uidvalidity: int, modseq: int,
+                        last_uid: int) -> dict[bytes, Any]:
+        """SELECT/EXAMINE with ``(QRESYNC (uidvalidity modseq [1:last_uid]))`` (RFC 7162 §3.2.5).
+
+        imapclient has no argument for the parameter, so it is appended to the quoted folder name and the
+        reply is read with imapclient's own SELECT parser; the untagged FETCH replies about changed flags
+        are dropped (the cache keeps only message bytes).
+        """
+        client = self.client
+        name = client._normalise_folder(folder)
+        name = name.encode("ascii") if isinstance(name, str) else bytes(name)
+        known_uids = f" 1:{last_uid}" if last_uid > 0 else ""
+        arg = name + f" (QRESYNC ({uidvalidity} {modseq}{known_uids}))".encode("ascii")
+        client._command_and_check("select", arg, readonly)
+        untagged = client._imap.untagged_responses
+        info: dict[bytes, Any] = client._process_select_response(untagged)
+        untagged.pop("FETCH", None)
+        untagged.pop("VANISHED", None)
+        return info
 
     def uids_from(self, first_uid: int) -> list[int]:
         """UIDs >= ``first_uid`` in the selected folder, ascending.
@@ -360,7 +495,9 @@ class ImapSource:
                 self.client.idle_done()
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise self._lost(exc) from exc
-        return any(len(r) >= 2 and r[1] in (b"EXISTS", b"EXPUNGE", b"RECENT") for r in responses)
+        # With QRESYNC enabled the server reports expunges as VANISHED (RFC 7162 §3.2.10), not EXPUNGE.
+        return any(len(r) >= 2 and (r[1] in (b"EXISTS", b"EXPUNGE", b"RECENT") or r[0] == b"VANISHED")
+                   for r in responses)
 
     def has_idle(self) -> bool:
         """Whether the server supports IDLE (RFC 2177)."""
@@ -375,3 +512,12 @@ class ImapSource:
             self.client.noop()
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise self._lost(exc) from exc
+
+
+def _vanished_text(value: object) -> str:
+    """The UID set of one ``VANISHED`` response's text, e.g. ``b"(EARLIER) 1:3,5"`` -> ``"1:3,5"``."""
+    text = value.decode("ascii", "replace") if isinstance(value, bytes) else str(value)
+    text = text.strip()
+    if text.upper().startswith("(EARLIER)"):
+        text = text[len("(EARLIER)"):].strip()
+    return text

@@ -5,6 +5,14 @@ cache is dropped and every message is fetched again (nothing duplicated, nothing
 only UIDs above the highest synced one are fetched, in batches, and the state is saved after each
 batch so an interrupted sync resumes where it stopped. Progress goes out as :class:`Progress` events.
 
+The cache follows the server: messages deleted or moved away since the last sync are removed from it (and
+so from the message list) before new ones are fetched. Where QRESYNC is enabled (RFC 7162) the folder is
+opened with the last sync's HIGHESTMODSEQ and the server names the vanished UIDs itself (``VANISHED
+(EARLIER)``, §3.2.5); otherwise the server's UIDs (``UID SEARCH``) are compared with the cached ones, as
+they are when the counts show that a server's VANISHED left something out. A message moved to another
+watched folder gets a new UID there and is fetched with that folder. Nothing is written to the server:
+EXAMINE only, flags untouched.
+
 Faults (issue 14, ``tests/test_mail_faults.py``): a connection that drops, stalls past the timeout, is
 closed with ``* BYE`` or truncates a literal in the middle of a FETCH raises
 :class:`~assistant.errors.ConnectionLost` naming the UIDs being fetched; a killed sync leaves only whole
@@ -35,9 +43,16 @@ MAX_BACKOFF_S = 300.0
 STAGE = "mail_sync"
 
 
+RESYNC_QRESYNC = "qresync"  # the server named the vanished UIDs (RFC 7162 §3.2.5)
+RESYNC_UIDS = "uid-compare"  # the server's UID set was compared with the cache's
+RESYNC_NONE = ""  # first sync of the folder, or UIDVALIDITY changed: nothing cached to check
+
+
 @dataclass(frozen=True)
 class SyncResult:
-    """What one folder's sync did: the UIDs fetched, and whether UIDVALIDITY changed (cache rebuilt)."""
+    """What one folder's sync did: the UIDs fetched, whether UIDVALIDITY changed (cache rebuilt), the UIDs
+    removed because they left the server (deleted or moved away), and how that was found (``resync``:
+    :data:`RESYNC_QRESYNC`, :data:`RESYNC_UIDS` or :data:`RESYNC_NONE`)."""
 
     account: str
     folder: str
@@ -45,12 +60,15 @@ class SyncResult:
     new_uids: tuple[int, ...]
     reset: bool
     fetched_bytes: int
+    removed_uids: tuple[int, ...] = ()
+    resync: str = RESYNC_NONE
 
 
 def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
                 emit: Callable[[Event], None] = lambda e: None, batch_size: int = DEFAULT_BATCH,
                 batch_bytes: int = DEFAULT_BATCH_BYTES, cancel: threading.Event | None = None) -> SyncResult:
-    """Fetch the folder's messages not yet in ``cache`` (read-only; flags untouched).
+    """Remove from ``cache`` the folder's messages gone from the server, then fetch those not yet in it
+    (read-only; flags untouched).
 
     Raises:
         FolderError: the folder does not exist.
@@ -61,8 +79,9 @@ def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
     """
     account = source.account.name
     cache.sweep(account, folder)  # temporary files of a sync that was killed mid-write
-    status = source.select(folder, readonly=True)
     state = cache.state(account, folder)
+    known = (state.uidvalidity, state.highestmodseq, state.last_uid) if state is not None else None
+    status = source.select(folder, readonly=True, known=known)
     reset = state is not None and state.uidvalidity != status.uidvalidity
     if reset or state is None:
         if reset:
@@ -70,8 +89,40 @@ def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
         cache.drop_folder(account, folder)
         state = FolderState(status.uidvalidity, 0)
     start = state.last_uid
-    cache.set_state(account, folder, FolderState(status.uidvalidity, start, start))
-    uids = source.uids_from(start + 1)
+    removed: list[int] = []
+    resync = RESYNC_NONE
+    uids: list[int] | None = None
+    cached = cache.uids(account, folder)  # may hold UIDs above last_uid from a batch cut short
+    if cached:
+        gone: list[int] | None = None
+        if status.vanished is not None:  # QRESYNC: the server listed what vanished since our HIGHESTMODSEQ
+            vanished = status.vanished
+            uids = source.uids_from(start + 1)
+            above = set(uids)
+            gone = [u for u in cached if u in vanished or (u > start and u not in above)]
+            # Guard against a server that leaves UIDs out of VANISHED: it holds EXISTS - len(uids) messages up
+            # to last_uid, and the cache (which may have evicted some) never holds more of them than that.
+            if sum(1 for u in cached if u <= start and u not in vanished) > status.exists - len(uids):
+                log.warning("%s/%s: QRESYNC reported too few vanished messages; comparing UID sets", account,
+                            folder)
+                gone = None
+            else:
+                resync = RESYNC_QRESYNC
+        if gone is None:  # compare UID sets; the same answer gives the new UIDs
+            resync = RESYNC_UIDS
+            on_server = source.uids_from(1)
+            present = set(on_server)
+            gone = [u for u in cached if u not in present]
+            uids = [u for u in on_server if u > start]
+        removed = cache.remove(account, folder, gone)
+        if removed:
+            log.info("%s/%s: %d message(s) gone from the server removed from the cache", account, folder,
+                     len(removed))
+    # The cache now matches the server as of the EXAMINE, so its HIGHESTMODSEQ is the next sync's base.
+    modseq = status.highestmodseq
+    cache.set_state(account, folder, FolderState(status.uidvalidity, start, start, modseq))
+    if uids is None:
+        uids = source.uids_from(start + 1)
     emit(Progress(STAGE, 0, len(uids), "messages"))
     fetched: list[int] = []
     n_bytes = done = 0
@@ -82,11 +133,11 @@ def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
             cache.put(CachedRef(account, folder, status.uidvalidity, message.uid), message.raw)
             fetched.append(message.uid)
             n_bytes += len(message.raw)
-        cache.set_state(account, folder, FolderState(status.uidvalidity, batch[-1], start))
+        cache.set_state(account, folder, FolderState(status.uidvalidity, batch[-1], start, modseq))
         done += len(batch)
         emit(Progress(STAGE, done, len(uids), "messages"))
     cache.enforce_limit()
-    return SyncResult(account, folder, status.uidvalidity, tuple(fetched), reset, n_bytes)
+    return SyncResult(account, folder, status.uidvalidity, tuple(fetched), reset, n_bytes, tuple(removed), resync)
 
 
 def plan_batches(uids: Sequence[int], sizes: dict[int, int], max_count: int,

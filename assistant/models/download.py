@@ -41,6 +41,7 @@ from assistant.models.locate import sha256_file
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 MANIFEST = "manifest.json"
+CHUNK_BYTES = 1 << 20  # progress and Cancel act on each 1 MiB read
 
 
 class HubUnreachable(ModelError):
@@ -85,15 +86,16 @@ def hub_endpoint() -> str:
 
 @contextlib.contextmanager
 def _online() -> Iterator[None]:
-    """Let huggingface_hub make requests for the duration of a pull (the package keeps it offline)."""
+    """Let huggingface_hub make requests for the duration of a pull (the package keeps it offline), reading
+    the body in :data:`CHUNK_BYTES` pieces (its default, 10 MiB, makes the progress bar and Cancel coarse)."""
     from huggingface_hub import constants
 
-    before = constants.HF_HUB_OFFLINE
-    constants.HF_HUB_OFFLINE = False
+    before = constants.HF_HUB_OFFLINE, constants.DOWNLOAD_CHUNK_SIZE
+    constants.HF_HUB_OFFLINE, constants.DOWNLOAD_CHUNK_SIZE = False, CHUNK_BYTES
     try:
         yield
     finally:
-        constants.HF_HUB_OFFLINE = before
+        constants.HF_HUB_OFFLINE, constants.DOWNLOAD_CHUNK_SIZE = before
 
 
 def _is_hex(text: str, n: int) -> bool:

@@ -776,6 +776,15 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         kept = _extractive(passages, per_call)
         note("summary_check", extractive=len(kept))
         shown = 0
+    elif not request.detail and not request.focus and request.form == "bullets" and len(kept) < per_call:
+        # the small model often writes one bullet from a plan of several parts (the DOJ handbook: 1 of 3);
+        # the parts it left out are shown by their opening sentence, quoted, so the gist still covers them
+        cited = {n for b in kept for n in b.cites}
+        unused = [c if i not in cited else replace(c, text="") for i, c in enumerate(passages, 1)]
+        extra = [b for b in _extractive(unused, len(passages)) if not any(_same(b.text, k.text) for k in kept)]
+        extra = extra[:per_call - len(kept)]
+        kept += extra
+        note("summary_check", extractive=len(extra))
     if request.form == "sentences" or shown < len(kept):
         if shown == 0:
             on_text(_render(kept, request.form))
