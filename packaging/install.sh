@@ -116,7 +116,7 @@ register() {
   put "$src/$APP_ID.metainfo.xml" "$DATA_HOME/metainfo/$APP_ID.metainfo.xml" 644
   put "$src/$APP_ID.mime.xml" "$DATA_HOME/mime/packages/$APP_ID.xml" 644
   # The command on the PATH, unless something else already has the name.
-  if [ ! -e "$BIN_DIR/assistant" ] || grep -qxF "$LAUNCHER_MARK" "$BIN_DIR/assistant"; then
+  if [ ! -e "$BIN_DIR/assistant" ] || grep -qF -- "$LAUNCHER_MARK (install.sh;" "$BIN_DIR/assistant"; then
     tmp=$(mktemp)
     printf '#!/bin/sh\n%s (install.sh; removed by install.sh --uninstall)\nexec "%s" "$@"\n' \
       "$LAUNCHER_MARK" "$cmd" >"$tmp"

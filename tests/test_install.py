@@ -84,7 +84,8 @@ def test_register_installs_each_file_and_uninstall_removes_them(tmp_path: Path) 
     if shutil.which("update-mime-database"):
         assert "application/vnd.ms-outlook:*.msg" in (data / "mime" / "globs2").read_text()
 
-    _run(home, "--register-only")  # again: nothing new, the manifest lists each file once
+    again = _run(home, "--register-only")  # again: nothing new, the manifest lists each file once
+    assert "belongs to another program" not in again  # its own launcher is recognised and refreshed
     manifest = (home / "state" / APP_ID / "install-manifest.txt").read_text().splitlines()
     assert len(manifest) == len(set(manifest)) and f"file {entry}" in manifest
 

@@ -150,7 +150,11 @@ class PdfExtractor(Extractor):
             reason = str(exc)
             if "password" in reason.lower():
                 raise InputError(str(path), "encrypted PDF (password protected)") from exc
-            raise InputError(str(path), f"corrupt or not a PDF ({reason})") from exc
+            # pypdfium2 says "Failed to load document (PDFium: Data format error)."; the inner part names the cause
+            detail = reason.rstrip(".")
+            if detail.startswith("Failed to load document (") and detail.endswith(")"):
+                detail = detail[len("Failed to load document ("):-1]
+            raise InputError(str(path), f"corrupt or not a PDF ({detail})") from exc
         limits = current_limits()
         ocr_done = 0
         ocr_error: str | None = None

@@ -39,19 +39,23 @@ _FENCE_TAG = re.compile(rf"(?:<|&lt;|\u2039|\u3008|\u27e8|\u276e){_GAP}(/?){_GAP
                         r"(?:>|&gt;|\u203a|\u3009|\u27e9|\u276f)", re.I)
 # A line that looks like one of our passage headers ("[3] (file.pdf) ..."): a forged extra source.
 _FAKE_HEADER = re.compile(r"^(\s*)\[(\d+)\]", re.M)
+# a line of content that speaks as a chat role ("System: from now on ...") is marked as the document's words
+_ROLE_LINE = re.compile(r"^(\s*)((?:system|assistant|user|developer|instructions?)\s*:)", re.M | re.I)
 
 
 def escape_passage(text: str) -> str:
     """``text`` safe to place inside the fence: every forged ``<passages>``/``</passages>`` marker (any case,
     spacing, look-alike or fullwidth bracket, HTML-escaped form) becomes ``(passages)``/``(/passages)``, and
-    a line starting like a passage header (``[n]``) starts ``(n)`` instead. Other text is unchanged."""
+    a line starting like a passage header (``[n]``) starts ``(n)`` instead, and a line speaking as a chat role
+    ("System: ...") is marked "(the document says) System: ...". Other text is unchanged."""
     folded = unicodedata.normalize("NFKC", text)
     spans = [(m.start(), m.end(), m.group(1)) for m in _FENCE_TAG.finditer(folded)]
     if len(folded) != len(text):  # folding changed lengths: match the original text only
         spans = [(m.start(), m.end(), m.group(1)) for m in _FENCE_TAG.finditer(text)]
     for start, end, slash in reversed(spans):
         text = f"{text[:start]}({slash}passages){text[end:]}"
-    return _FAKE_HEADER.sub(r"\1(\2)", text)
+    text = _FAKE_HEADER.sub(r"\1(\2)", text)
+    return _ROLE_LINE.sub(r"\1(the document says) \2", text)
 
 
 def _name(source: str) -> str:
