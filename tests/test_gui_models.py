@@ -9,7 +9,7 @@ import os
 import socket
 import threading
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,9 +18,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.importorskip("PySide6")
 
 from hubserver import Hub, HubFile  # noqa: E402
-from PySide6.QtCore import QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QTableWidgetItem, QWidget  # noqa: E402
+from PySide6.QtWidgets import QMessageBox, QTableWidgetItem, QWidget  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
+from qtmodal import on_next_modal, press  # noqa: E402
 
 from assistant.config import ModelSettings, Settings  # noqa: E402
 from assistant.gui.models_dialog import COLUMNS, ModelsDialog  # noqa: E402
@@ -113,29 +113,6 @@ class GateProxy:
                 s.close()
             except OSError:
                 pass
-
-
-def on_next_modal(kind: type[QWidget], act: Callable[[QWidget], None]) -> None:
-    """Apply ``act`` to the next modal widget of type ``kind`` (a blocking exec())."""
-    def poll() -> None:
-        modal = QApplication.activeModalWidget()
-        if isinstance(modal, kind):
-            try:
-                act(modal)
-            finally:
-                if modal.isVisible() and isinstance(modal, QDialog):  # never leave the test blocked on it
-                    modal.reject()
-        else:
-            QTimer.singleShot(20, poll)
-
-    QTimer.singleShot(20, poll)
-
-
-def press(text: str) -> Callable[[QWidget], None]:
-    def act(box: QWidget) -> None:
-        assert isinstance(box, QMessageBox)
-        next(b for b in box.buttons() if b.text() == text).click()
-    return act
 
 
 def item(dialog: ModelsDialog, row: int, col: int) -> QTableWidgetItem:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -15,7 +14,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.importorskip("PySide6")
 
 from conftest import ScriptedGenerator  # noqa: E402
-from PySide6.QtCore import Qt, QTimer  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QAbstractButton,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (  # noqa: E402
     QWidget,
 )
 from pytestqt.qtbot import QtBot  # noqa: E402
+from qtmodal import on_next_modal, press  # noqa: E402
 
 from assistant.config import Settings  # noqa: E402
 from assistant.gui.open_files import plain_reason  # noqa: E402
@@ -73,30 +73,6 @@ def new_window(qtbot: QtBot, store: ModelStore, size: tuple[int, int] = (1280, 8
     window.activateWindow()
     qtbot.waitExposed(window)
     return window
-
-
-def on_next_modal(kind: type[QWidget], act: Callable[[QWidget], None]) -> None:
-    """Apply ``act`` to the next modal widget of type ``kind`` (a blocking exec() or a static dialog)."""
-    def poll() -> None:
-        modal = QApplication.activeModalWidget()
-        if isinstance(modal, kind):
-            try:
-                act(modal)
-            finally:
-                if modal.isVisible() and isinstance(modal, QDialog):  # never leave the test blocked on it
-                    modal.reject()
-        else:
-            QTimer.singleShot(20, poll)
-
-    QTimer.singleShot(20, poll)
-
-
-def press(text: str) -> Callable[[QWidget], None]:
-    def act(box: QWidget) -> None:
-        assert isinstance(box, QMessageBox)
-        button = next(b for b in box.buttons() if b.text() == text)
-        button.click()
-    return act
 
 
 # -- point 4: a person's words, every setting explained ---------------------------------------------------

@@ -18,7 +18,6 @@ and the server stops generating when it sees it closed.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import queue
 import threading
@@ -27,6 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+from assistant.accounts import is_loopback
 from assistant.errors import Cancelled, ModelError
 from assistant.models.base import GenerationRequest, Generator
 
@@ -36,16 +36,6 @@ _POLL_S = 0.1
 def is_reader_url(value: str) -> bool:
     """True when ``models.llm`` names a reader server rather than a model file or name."""
     return value.startswith(("http://", "https://"))
-
-
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
-    if host.lower() in ("localhost", "localhost."):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def check_reader_url(url: str, allowed_host: str = "") -> str:

@@ -12,7 +12,6 @@ writes it only when the person asks to export.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Answer, Source
+from assistant.ttrag.generate import parse_reply
 from assistant.ttrag.prompts import SYSTEM
 
 DEFAULT_HISTORY_TOKENS = 400  # LLM tokens of history in the rewrite prompt (prefill ~40-70 tokens/s here)
@@ -297,16 +297,9 @@ def check_standalone(candidate: str, question: str, history: Sequence[Turn]) -> 
 
 
 def parse_standalone(reply: str) -> str:
-    """The ``question`` of the model's JSON reply ('' when there is none)."""
-    text = reply.strip()
-    for tail in ("", '"}', "}"):
-        try:
-            data = json.loads(text + tail)
-        except ValueError:
-            continue
-        if isinstance(data, dict):
-            return " ".join(str(data.get("question") or "").split())
-    return ""
+    """The ``question`` of the model's JSON reply ('' when there is none; a reply cut off by the token cap is
+    closed as :func:`~assistant.ttrag.generate.parse_reply` does)."""
+    return " ".join(str(parse_reply(reply).get("question") or "").split())
 
 
 def resolve(generator: Generator, question: str, history: Sequence[Turn], *,
