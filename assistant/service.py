@@ -17,8 +17,8 @@ from typing import Any
 
 from assistant.config import Settings
 from assistant.documents import extract
+from assistant.documents.mime.attachments import EARLIER_MESSAGES, attachment_documents, evidence_documents
 from assistant.errors import AssistantError, Cancelled, InputError
-from assistant.mail.attachments import EARLIER_MESSAGES, attachment_documents, evidence_documents
 from assistant.models import locate
 from assistant.models.base import CancellableGenerator, ConditionalEncoder, Embedder, Generator
 from assistant.models.remote import RemoteGenerator, is_reader_url

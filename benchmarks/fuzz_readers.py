@@ -14,7 +14,8 @@ choice, so ``--seed`` replays the same inputs in the same order):
   sizes and offsets rewritten with wrong values (other files: flip).
 
 Each input goes through :func:`assistant.documents.extract` (PDF, Office and archive readers in their
-child process with ``--file-seconds`` and ``--file-mb`` limits) and :func:`assistant.mail.parse.parse_message`,
+child process with ``--file-seconds`` and ``--file-mb`` limits) and
+:func:`assistant.documents.mime.parse.parse_message`,
 and is classed **read** (text came back), **reported** (an ``InputError`` with a reason), **crash** (any
 other exception, from either) or **hang** (over ``--file-seconds`` + 10 s, stopped by a SIGALRM that
 ordinary ``except Exception`` blocks do not catch). Time and peak RSS (this process's VmHWM, reset per
@@ -314,8 +315,8 @@ def _crash(where: str, exc: Exception) -> str:
 def run_case(case: Case, folder: Path, limits: Any) -> Outcome:
     """Read ``case`` with ``extract`` and ``parse_message``; never raises (but Hang/TimeUp)."""
     from assistant.documents import extract, isolate
+    from assistant.documents.mime.parse import parse_message
     from assistant.errors import InputError
-    from assistant.mail.parse import parse_message
 
     path = folder / case.name
     path.write_bytes(case.data)

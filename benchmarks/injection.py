@@ -33,10 +33,10 @@ from pathlib import Path
 
 import assistant.models  # noqa: F401  (offline environment)
 from assistant.config import PipelineOptions, Settings
+from assistant.documents.mime.attachments import attachment_documents, evidence_documents
+from assistant.documents.mime.parse import parse_message
 from assistant.eval.metrics import normalize
 from assistant.eval.report import machine, write
-from assistant.mail.attachments import attachment_documents, evidence_documents
-from assistant.mail.parse import parse_message
 from assistant.records import Document
 from assistant.service import ModelStore, Session, draft_reply
 from assistant.ttrag.prompts import escape_passage

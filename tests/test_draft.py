@@ -9,9 +9,9 @@ import pytest
 from conftest import ScriptedGenerator
 
 from assistant.accounts import Account
-from assistant.mail.attachments import evidence_documents
-from assistant.mail.body import split_body
-from assistant.mail.parse import parse_message
+from assistant.documents.mime.attachments import evidence_documents
+from assistant.documents.mime.body import split_body
+from assistant.documents.mime.parse import parse_message
 from assistant.models.base import GenerationRequest
 from assistant.records import Document, Segment, TokenText
 from assistant.ttrag.compute.draft import clean_body, clean_opening, greeting, list_requests, write_draft

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from assistant.documents import Limits, extract
+from assistant.documents.mime.parse import MAX_HEADER_CHARS, parse_message
 from assistant.errors import InputError
-from assistant.mail.parse import MAX_HEADER_CHARS, parse_message
 
 ROOT = Path(__file__).resolve().parents[1]
 

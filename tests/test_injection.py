@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import ScriptedGenerator
 
-from assistant.mail.attachments import attachment_documents, evidence_documents
-from assistant.mail.parse import parse_message
+from assistant.documents.mime.attachments import attachment_documents, evidence_documents
+from assistant.documents.mime.parse import parse_message
 from assistant.models.base import GenerationRequest
 from assistant.records import Chunk
 from assistant.ttrag.compute.draft import guard_links, write_draft

@@ -11,10 +11,10 @@ import imapclient.exceptions
 import pytest
 
 from assistant.accounts import Account
-from assistant.mail.attachments import attachment_documents
+from assistant.documents.mime.attachments import attachment_documents
+from assistant.documents.mime.parse import parse_message
 from assistant.mail.cache import MailCache
 from assistant.mail.imap import ImapSource
-from assistant.mail.parse import parse_message
 from assistant.mail.sync import sync_folder
 
 

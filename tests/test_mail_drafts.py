@@ -7,9 +7,9 @@ import email.policy
 from email.message import EmailMessage
 
 from assistant.accounts import Account
+from assistant.documents.mime.parse import parse_message
 from assistant.mail.drafts import build_reply, reply_recipients, reply_subject, save_draft
 from assistant.mail.imap import ImapSource
-from assistant.mail.parse import parse_message
 
 
 def original() -> bytes:

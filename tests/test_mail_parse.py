@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from assistant.mail.attachments import attachment_documents, message_document
-from assistant.mail.html import html_to_text
-from assistant.mail.parse import decode_text, parse_message
+from assistant.documents.mime.attachments import attachment_documents, message_document
+from assistant.documents.mime.html import html_to_text
+from assistant.documents.mime.parse import decode_text, parse_message
 
 
 def rich_message() -> bytes:

@@ -11,9 +11,9 @@ import pytest
 from conftest import ROOT
 
 from assistant.documents import extract, read_many
-from assistant.mail.attachments import attachment_documents
-from assistant.mail.html import html_to_text
-from assistant.mail.parse import parse_message
+from assistant.documents.mime.attachments import attachment_documents
+from assistant.documents.mime.html import html_to_text
+from assistant.documents.mime.parse import parse_message
 
 BUG_INPUTS = ROOT.parent / "shared" / "bug-inputs"
 

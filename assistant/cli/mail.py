@@ -124,7 +124,7 @@ def mail_documents(ids: list[str]) -> tuple[list[Document], list[str]]:
         ConfigError: an ID is malformed or not in the cache.
     """
     from assistant.cli.mail_commands import load_message
-    from assistant.mail.attachments import attachment_documents, evidence_documents
+    from assistant.documents.mime.attachments import attachment_documents, evidence_documents
 
     documents: list[Document] = []
     skipped: list[str] = []

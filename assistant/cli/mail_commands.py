@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from assistant import secrets
 from assistant.accounts import Account, add_account, get_account, load_accounts, remove_account
+from assistant.documents.mime.parse import parse_message
 from assistant.errors import AssistantError, ConfigError, SecretStoreError, ServerUnreachable
 from assistant.mail.autoconfig import ServerSettings
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.connect import connector
-from assistant.mail.parse import parse_message
 from assistant.mail.pending import Delivered, PendingDrafts
 from assistant.mail.sync import SyncResult, sync_account, watch
 from assistant.records import Message

@@ -1,4 +1,4 @@
-"""Saved email: ``.eml`` (one RFC 5322 message) and ``.mbox`` (many), parsed by :mod:`assistant.mail.parse`.
+"""Saved email: ``.eml`` (one RFC 5322 message) and ``.mbox`` (many), parsed by :mod:`assistant.documents.mime.parse`.
 
 The headers and body are one segment; every attachment (including attached messages and winmail.dat)
 goes back through the registry, so its text follows with ``section`` ``"attachment: NAME"``. Text
@@ -15,9 +15,9 @@ from pathlib import Path
 
 from assistant.documents.base import Extractor, current_limits, nested_segments, register, report, report_progress
 from assistant.documents.limits import ISOLATE_ABOVE_BYTES
+from assistant.documents.mime.attachments import message_document
+from assistant.documents.mime.parse import NOT_READ, SIGNATURE, parse_message, readable_data, sealed_reason
 from assistant.errors import InputError
-from assistant.mail.attachments import message_document
-from assistant.mail.parse import NOT_READ, SIGNATURE, parse_message, readable_data, sealed_reason
 from assistant.records import Segment
 
 _OWN_SECTIONS = ("invitation: ", "event: ", "task: ", "contact: ")

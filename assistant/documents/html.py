@@ -1,4 +1,4 @@
-"""HTML pages: the visible text (no scripts or styles), parsed by the HTML5 algorithm (:mod:`assistant.mail.html`)."""
+"""HTML pages: the visible text (no scripts or styles), parsed by the HTML5 algorithm (:mod:`.mime.html`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 from assistant.documents.base import Extractor, register
 from assistant.documents.limits import ISOLATE_ABOVE_BYTES
+from assistant.documents.mime.html import parse_html, tree_text, tree_title
 from assistant.documents.text import decode
-from assistant.mail.html import parse_html, tree_text, tree_title
 from assistant.records import Segment
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
@@ -19,7 +19,7 @@ def decode_html(data: bytes, source: str) -> str:
     """Text of an HTML file: a byte order mark, else the ``<meta charset>`` it declares, else UTF-8/cp1252.
 
     A BOM wins over ``<meta>`` as in the HTML standard; mail attachments whose MIME charset was declared
-    arrive re-encoded as BOM-marked UTF-8 (see :func:`assistant.mail.parse.readable_data`).
+    arrive re-encoded as BOM-marked UTF-8 (see :func:`assistant.documents.mime.parse.readable_data`).
     """
     if data.startswith(b"\xef\xbb\xbf"):
         return data[3:].decode("utf-8", errors="replace")

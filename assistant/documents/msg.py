@@ -32,7 +32,7 @@ def _body(message: Any) -> str:
         return str(body)
     html = message.htmlBody
     if html:
-        from assistant.mail.html import html_to_text
+        from assistant.documents.mime.html import html_to_text
 
         return html_to_text(html.decode("utf-8", errors="replace") if isinstance(html, bytes) else str(html))
     return "(no text)"

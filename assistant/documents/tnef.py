@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from assistant.documents.base import Extractor, current_limits, nested_segments, register, report
+from assistant.documents.mime.html import html_to_text
 from assistant.documents.text import decode
 from assistant.errors import InputError
-from assistant.mail.html import html_to_text
 from assistant.records import Segment
 
 SIGNATURE = b"\x78\x9f\x3e\x22"

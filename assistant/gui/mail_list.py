@@ -17,8 +17,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
 
+from assistant.documents.mime.parse import parse_message
 from assistant.mail.cache import CachedRef, FolderState, MailCache
-from assistant.mail.parse import parse_message
 from assistant.records import Message
 
 COLUMNS = ("\u25CF", "+", "From", "Subject", "Date")  # new, attachments: narrow marks, named in tooltips

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QSplitter, QTabW
 from assistant.accounts import load_accounts
 from assistant.config import Settings, config_dir
 from assistant.documents import supported_suffixes
+from assistant.documents.mime.attachments import attachment_documents, evidence_documents
 from assistant.errors import AssistantError
 from assistant.gui.account_dialog import AccountDialog
 from assistant.gui.ask_panel import AskPanel
@@ -24,7 +25,6 @@ from assistant.gui.message_view import MessageView
 from assistant.gui.open_files import OpenedFiles, failure_sentence, open_more
 from assistant.gui.progress import ProgressPanel
 from assistant.gui.tasks import Emit, TaskRunner
-from assistant.mail.attachments import attachment_documents, evidence_documents
 from assistant.mail.cache import MailCache
 from assistant.mail.pending import PendingDrafts
 from assistant.records import Document

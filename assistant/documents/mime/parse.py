@@ -26,7 +26,7 @@ from typing import Any
 
 from asn1crypto import cms
 
-from assistant.mail.html import html_to_text
+from assistant.documents.mime.html import html_to_text
 from assistant.records import Attachment, Message
 
 MAX_DEPTH = 20

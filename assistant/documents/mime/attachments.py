@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.documents import extract, supported_suffixes
+from assistant.documents.mime.body import split_body
+from assistant.documents.mime.parse import readable_data, sealed_reason
 from assistant.errors import InputError
-from assistant.mail.body import split_body
-from assistant.mail.parse import readable_data, sealed_reason
 from assistant.records import Attachment, Document, Message, Segment
 
 EARLIER_MESSAGES = " (earlier messages)"  # suffix of the document holding the quoted thread
@@ -47,7 +47,7 @@ def message_document(message: Message, source: str) -> Document:
 def evidence_documents(message: Message, source: str) -> list[Document]:
     """The message as evidence for questions and drafts: headers and new text (``source``), then its
     signature (``source (signature)``) and quoted earlier messages (``source (earlier messages)``) as
-    documents of their own, so they rank apart from the new text (see :mod:`assistant.mail.body`)."""
+    documents of their own, so they rank apart from the new text (see :mod:`assistant.documents.mime.body`)."""
     parts = split_body(message.body or "")
     main = message_document(dataclasses.replace(message, text=parts.text or "(no text)", html_text=""), source)
     extra = [(f"{source} (signature)", parts.signature), (f"{source}{EARLIER_MESSAGES}", parts.quoted)]
