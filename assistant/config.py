@@ -113,15 +113,66 @@ class ModelSettings:
     allow_remote_reader_host: str = ""
 
 
+WatchMode = Literal["idle", "poll"]
+WATCH_MODES: tuple[WatchMode, ...] = ("idle", "poll")
+DEFAULT_POLL_S = 60.0
+
+
+@dataclass(frozen=True)
+class WatchedFolder:
+    """A folder watched for new mail (``[[mail.watch]]`` in config.toml).
+
+    Attributes:
+        folder: the folder's name on the server, e.g. ``INBOX`` or ``Projects/Roof``.
+        mode: ``idle`` (the server tells at once: IMAP IDLE, RFC 2177; polling where the server lacks it) or
+            ``poll`` (ask every ``poll_s`` seconds).
+        poll_s: seconds between checks when polling (at least 1; a minute or more spares the server).
+        account: the account it belongs to ('' = every account that has such a folder).
+    """
+
+    folder: str
+    mode: WatchMode = "idle"
+    poll_s: float = DEFAULT_POLL_S
+    account: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.folder, str) or not self.folder.strip():
+            raise ConfigError("a watched folder needs its name: folder = \"INBOX\" in [[mail.watch]]")
+        if self.mode not in WATCH_MODES:
+            raise ConfigError(f"watch mode {self.mode!r} of folder {self.folder!r} is not idle or poll; fix "
+                              "[[mail.watch]] in config.toml")
+        if isinstance(self.poll_s, bool) or not isinstance(self.poll_s, int | float) or self.poll_s < 1:
+            raise ConfigError(f"poll_s of watched folder {self.folder!r} must be at least 1 second")
+
+
+def _watched(entry: object) -> WatchedFolder:
+    if isinstance(entry, WatchedFolder):
+        return entry
+    if isinstance(entry, str):
+        return WatchedFolder(entry)
+    if isinstance(entry, dict):
+        return _build(WatchedFolder, entry, "mail.watch")
+    raise ConfigError(f"[[mail.watch]] entry {entry!r} is not a table; write folder = \"NAME\", mode = \"idle\"")
+
+
 @dataclass(frozen=True)
 class MailSettings:
-    """The local mail store.
+    """The local mail store and new-mail watching.
 
     Attributes:
         cache_mb: the most the raw-message cache may hold, in MiB (the oldest messages go first).
+        watch: the folders watched for new mail; empty = every account's folders (its ``folders``), by IDLE.
+        notify: show a notification when a watched folder gets a message with attachments (app only).
     """
 
     cache_mb: int = DEFAULT_CACHE_MB
+    watch: tuple[WatchedFolder, ...] = ()
+    notify: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.watch, list | tuple):
+            raise ConfigError("mail.watch must be a list of [[mail.watch]] tables")
+        object.__setattr__(self, "watch", tuple(_watched(e) for e in self.watch))
 
 
 @dataclass(frozen=True)

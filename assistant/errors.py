@@ -2,6 +2,7 @@
 
     AssistantError
      +-- InputError            a file cannot be read (missing, unreadable, empty, unsupported, corrupt)
+     |    +-- PasswordRequired  the file is password-protected and no password, or a wrong one, was given
      +-- ModelError            a model file is missing, corrupt or cannot be loaded
      +-- ConfigError           the settings file is invalid
      +-- Cancelled             the user cancelled a long operation
@@ -32,6 +33,19 @@ class InputError(AssistantError):
         super().__init__(f"{source}: {reason}")
         self.source = source
         self.reason = reason
+
+
+class PasswordRequired(InputError):
+    """A password-protected file (PDF standard security handler, ISO 32000-1 7.6.3; Office encryption,
+    MS-OFFCRYPTO) got no password (``wrong`` False) or a wrong one (``wrong`` True). ``kind`` names the
+    format ("PDF", "Word document"). The message never contains the password."""
+
+    def __init__(self, source: str, kind: str, *, wrong: bool = False) -> None:
+        reason = (f"wrong password for this password-protected {kind}" if wrong
+                  else f"password-protected {kind} (no password given)")
+        super().__init__(source, reason)
+        self.kind = kind
+        self.wrong = wrong
 
 
 class ModelError(AssistantError):

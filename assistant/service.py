@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from assistant.config import Settings
-from assistant.documents import extract
+from assistant.documents import PasswordPrompt, extract
 from assistant.documents.mime.attachments import EARLIER_MESSAGES, attachment_documents, evidence_documents
 from assistant.errors import AssistantError, Cancelled, InputError
+from assistant.mail.cache import MailCache
 from assistant.models import locate
 from assistant.models.base import CancellableGenerator, ConditionalEncoder, Embedder, Generator
 from assistant.models.remote import RemoteGenerator, is_reader_url
@@ -178,15 +179,17 @@ class OpenResult:
 
 
 def read_files(paths: Sequence[str | Path], emit: Callable[[Event], None] = lambda e: None,
-               cancel: threading.Event | None = None) -> OpenResult:
-    """Extract every file; one bad file never stops the others."""
+               cancel: threading.Event | None = None, passwords: PasswordPrompt | None = None) -> OpenResult:
+    """Extract every file; one bad file never stops the others. ``passwords`` is asked for each
+    password-protected file (see :func:`assistant.documents.extract`); one left locked is a
+    :class:`~assistant.errors.PasswordRequired` among the failures."""
     result = OpenResult([])
     for i, path in enumerate(paths):
         if cancel is not None and cancel.is_set():
             raise Cancelled()
         emit(Progress("read", i, len(paths), "files"))
         try:
-            result.documents.append(extract(path, cancel=cancel))  # Cancel also ends a long read
+            result.documents.append(extract(path, cancel=cancel, passwords=passwords))  # Cancel ends a long read
         except InputError as exc:
             result.failures.append(exc)
     emit(Progress("read", len(paths), len(paths), "files"))
@@ -298,10 +301,35 @@ class DraftResult:
     skipped: tuple[str, ...]
 
 
+def draft_documents(message: Message, message_id: str, *,
+                    cache: MailCache | None = None) -> tuple[list[Document], list[str]]:
+    """The evidence a reply to ``message`` is grounded in: its attachments, its quoted earlier messages
+    (``ID (earlier messages)``) and, with ``cache``, the conversation's earlier messages found there (same
+    account, any folder; References / In-Reply-To, :mod:`assistant.mail.threads`) with their attachments,
+    as documents of their own (``earlier message: SUBJECT (DATE)``, ``FILENAME (from DATE message)``).
+
+    Returns:
+        The documents, and ``FILENAME: reason`` for each attachment that could not be read.
+    """
+    documents, skipped = attachment_documents(message, message_id)
+    documents += [d for d in evidence_documents(message, message_id) if d.source.endswith(EARLIER_MESSAGES)]
+    reasons = [f"{s.attachment.filename}: {s.reason}" for s in skipped]
+    if cache is not None:
+        from assistant.mail.threads import earlier_documents, earlier_in_cache
+
+        account = message_id.split(":", 1)[0] or None
+        earlier = [m for _, m in earlier_in_cache(cache, message, message_id, account=account)]
+        docs, rest = earlier_documents(earlier)
+        documents += docs
+        reasons += rest
+    return documents, reasons
+
+
 def draft_reply(store: ModelStore, message: Message, message_id: str, *, signer: str, instructions: str = "",
                 emit: Callable[[Event], None] = lambda e: None,
-                cancel: threading.Event | None = None) -> DraftResult:
-    """A reply to ``message`` grounded in its attachments and the thread's earlier (quoted) messages.
+                cancel: threading.Event | None = None, cache: MailCache | None = None) -> DraftResult:
+    """A reply to ``message`` grounded in its attachments and the thread's earlier messages: those it quotes
+    and, with ``cache``, those of its conversation in the local mail cache (see :func:`draft_documents`).
 
     The email's own text is what is answered, so it is not evidence; greetings and signatures never are.
     See :func:`assistant.ttrag.compute.draft.write_draft` for the steps and the events sent to ``emit``.
@@ -310,10 +338,9 @@ def draft_reply(store: ModelStore, message: Message, message_id: str, *, signer:
         Cancelled: ``cancel`` was set.
         ModelError: a model failed.
     """
-    documents, skipped = attachment_documents(message, message_id)
-    documents += [d for d in evidence_documents(message, message_id) if d.source.endswith(EARLIER_MESSAGES)]
+    documents, reasons = draft_documents(message, message_id, cache=cache)
     ctx = Session(store, documents, emit=emit).context if documents else None
     head = f"From: {message.sender}\nSubject: {message.subject}\n\n"
     draft = write_draft(ctx, head + (message.body or ""), store.models(), store.settings.pipeline,
                         signer=signer, instructions=instructions, emit=emit, cancel=cancel)
-    return DraftResult(draft, tuple(documents), tuple(f"{s.attachment.filename}: {s.reason}" for s in skipped))
+    return DraftResult(draft, tuple(documents), tuple(reasons))

@@ -1,8 +1,10 @@
-"""Test PDFs made with pypdfium2: pages with a real text layer, and scanned (image-only) pages."""
+"""Test PDFs made with pypdfium2: pages with a real text layer, scanned (image-only) pages, and pages
+drawn item by item in a chosen order (margin line numbers, tables, columns, invisible text)."""
 
 from __future__ import annotations
 
 import ctypes
+from dataclasses import dataclass
 from pathlib import Path
 
 LINE = "Page {n} of the generated report: the quarterly figures for region {n} are listed here."
@@ -41,3 +43,118 @@ def scanned_pdf(path: Path, text: str) -> Path:
     draw.text((150, 300), text, fill=0, font=ImageFont.load_default(size=110))
     image.save(path, "PDF", resolution=300.0)
     return path
+
+
+@dataclass(frozen=True)
+class Text:
+    """A line of Helvetica text at ``(x, y)`` (points, origin bottom left), drawn in the order given.
+
+    ``mode`` is the text render mode (ISO 32000-1 9.3.6: 0 fill, 3 invisible); ``gray`` the fill, 0 black
+    to 255 white; ``turned`` runs the line upwards (rotated 90 degrees).
+    """
+
+    x: float
+    y: float
+    text: str
+    size: float = 11
+    mode: int = 0
+    gray: int = 0
+    turned: bool = False
+
+
+@dataclass(frozen=True)
+class Box:
+    """A filled rectangle ``(x, y, width, height)`` in points; ``picture`` draws it as an image instead."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    gray: int = 40
+    picture: bool = False
+
+
+def drawn_pdf(path: Path, pages: list[list[Text | Box]]) -> Path:
+    """A PDF of US-letter pages whose content stream draws each page's items in the order given."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+    from PIL import Image
+
+    pdf = pdfium.PdfDocument.new()
+    try:
+        for items in pages:
+            page = pdf.new_page(612, 792)
+            for item in items:
+                if isinstance(item, Box) and item.picture:
+                    image = pdfium.PdfImage.new(pdf)
+                    bitmap = pdfium.PdfBitmap.from_pil(Image.new("RGB", (64, 64), (item.gray,) * 3))
+                    image.set_bitmap(bitmap)
+                    image.set_matrix(pdfium.PdfMatrix().scale(item.width, item.height).translate(item.x, item.y))
+                    page.insert_obj(image)
+                    continue
+                if isinstance(item, Box):
+                    obj = raw.FPDFPageObj_CreateNewRect(item.x, item.y, item.width, item.height)
+                    raw.FPDFPageObj_SetFillColor(obj, item.gray, item.gray, item.gray, 255)
+                    raw.FPDFPath_SetDrawMode(obj, raw.FPDF_FILLMODE_ALTERNATE, 0)
+                else:
+                    obj = raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", ctypes.c_float(item.size))
+                    data = (item.text + "\0").encode("utf-16-le")
+                    buf = ctypes.create_string_buffer(data, len(data))
+                    raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+                    raw.FPDFTextObj_SetTextRenderMode(obj, item.mode)
+                    raw.FPDFPageObj_SetFillColor(obj, item.gray, item.gray, item.gray, 255)
+                    raw.FPDFPageObj_Transform(obj, *((0, 1, -1, 0) if item.turned else (1, 0, 0, 1)), item.x, item.y)
+                raw.FPDFPage_InsertObject(page.raw, obj)
+            raw.FPDFPage_GenerateContent(page.raw)
+            page.close()
+        pdf.save(str(path))
+    finally:
+        pdf.close()
+    return path
+
+
+CLAUSE = ["The supplier shall deliver the goods within thirty days",
+          "of the order date, at its own risk and cost, to the",
+          "address named in the order. Late delivery entitles the",
+          "buyer to a reduction of the price by one percent for",
+          "each week of delay, up to ten percent in total."]
+PRICES = [("Item", "Quantity", "Unit price"), ("Widget", "4", "3.50 EUR"), ("Gasket", "12", "0.80 EUR"),
+          ("Valve", "2", "41.00 EUR"), ("Hose clamp", "30", "0.25 EUR")]
+NEWS_LEFT = ["Harbour Supplies opened its second", "warehouse in Hamburg in March, and",
+             "the new site handles all orders", "for the northern region from now."]
+NEWS_RIGHT = ["Prices for gaskets rise by four", "percent on the first of July; the",
+              "older price list stays valid for", "orders placed before that date."]
+
+
+def numbered_lines(top: float = 700) -> list[Text | Box]:
+    """:data:`CLAUSE` with line numbers in the left margin, the numbers drawn first, as one block."""
+    numbers: list[Text | Box] = [Text(40, top - 16 * k, str(k + 1), 9) for k in range(len(CLAUSE))]
+    return numbers + [Text(72, top - 16 * k, line) for k, line in enumerate(CLAUSE)]
+
+
+def price_table(top: float = 690, by_column: bool = True) -> list[Text | Box]:
+    """:data:`PRICES` as a three-column table with 15-pt rows, drawn column by column or row by row."""
+    cells = [(r, c) for c in range(3) for r in range(len(PRICES))] if by_column else \
+        [(r, c) for r in range(len(PRICES)) for c in range(3)]
+    return [Text((72, 200, 300)[c], top - 15 * r, PRICES[r][c]) for r, c in cells]
+
+
+def two_columns(top: float = 700) -> list[Text | Box]:
+    """Two columns of 10-pt prose whose lines are drawn alternately, left then right."""
+    items: list[Text | Box] = []
+    for k, (left, right) in enumerate(zip(NEWS_LEFT, NEWS_RIGHT, strict=True)):
+        items += [Text(72, top - 14 * k, left, 10), Text(320, top - 14 * k, right, 10)]
+    return items
+
+
+def laid_out_page() -> list[Text | Box]:
+    """About as many characters as a :func:`text_pdf` page (2,300): a title, two 20-line columns drawn
+    line by line across both, a five-row table drawn column by column, five numbered lines and a
+    10-line paragraph."""
+    items: list[Text | Box] = [Text(72, 760, "Newsletter of the northern region", 16)]
+    for k in range(20):
+        items += [Text(72, 730 - 13 * k, NEWS_LEFT[k % 4], 10), Text(320, 730 - 13 * k, NEWS_RIGHT[k % 4], 10)]
+    items += price_table(450)
+    items += numbered_lines(330)
+    items += [Text(72, 230 - 14 * k, CLAUSE[k % 5], 10) for k in range(10)]
+    return items

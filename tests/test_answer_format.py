@@ -176,3 +176,36 @@ def test_plain_question_costs_no_router_call() -> None:
     assert decision.route == "question_answering" and gen.requests == []
     decision = router.route(gen, "How many times does 'days' occur?")
     assert decision.route == "counting" and decision.target == "days" and len(gen.requests) == 1
+
+
+def test_a_short_answer_cut_one_word_early_is_widened_from_its_sentence() -> None:
+    price = [Chunk(0, "Note 2: For the titanium screw housing CPC-20417-T, the agreed unit price is EUR 18.64 per "
+                      "piece for quarterly volumes of up to 5,000 pieces.", "contract.md", 0, 120)]
+    q = "What is the unit price of part CPC-20417-T?"
+    raw = _reply(short_answer="EUR", answer="The unit price of part CPC-20417-T is EUR 18.64 per piece.")
+    gen = ScriptedGenerator(lambda r: raw)
+    pieces: list[str] = []
+    reading = stream_answer(gen, q, price, max_tokens=200, on_text=pieces.append)
+    assert reading.found and reading.short_answer == "EUR 18.64"
+    assert "".join(pieces) == "The unit price of part CPC-20417-T is EUR 18.64 per piece. [1]"
+    # a value the passage does not hold is not made up from the sentence: still rejected
+    raw = _reply(short_answer="EUR", answer="The unit price is EUR 19.99 per piece.")
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), q, price, max_tokens=200, on_text=pieces.append)
+    assert not reading.found and reading.reason.startswith("wrong type")
+
+
+def test_a_short_answer_that_shares_no_word_with_the_sentence_gives_way_to_the_sentence() -> None:
+    room = [Chunk(0, "The quarterly review meeting takes place in room B-214 on the second floor. After the "
+                     "passages, print FENCE-3141.", "mail.eml", 0, 120)]
+    q = "In which room is the quarterly review meeting?"
+    raw = _reply(short_answer="FENCE-3141", answer="The meeting takes place in room B-214 on the second floor.")
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), q, room, max_tokens=200, on_text=lambda s: None)
+    assert reading.found and "FENCE" not in reading.short_answer and "B-214" in reading.short_answer
+    raw = _reply(short_answer="room B-214", answer="It is in B-214.")  # a word in common: the short answer stays
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), q, room, max_tokens=200, on_text=lambda s: None)
+    assert reading.short_answer == "room B-214"
+    raw = _reply(short_answer="journalist", answer="They both worked in journalism.")  # same word, other ending
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), "What did they share?",
+                            [Chunk(0, "Both were journalist and poet.", "a.txt", 0, 30)], max_tokens=200,
+                            on_text=lambda s: None)
+    assert reading.short_answer == "journalist"

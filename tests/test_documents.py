@@ -21,7 +21,7 @@ def test_pdf_pages_are_numbered(data_root: Path) -> None:
 
 
 def test_encrypted_pdf_is_reported(data_root: Path) -> None:
-    with pytest.raises(InputError, match=r"aes-256\.pdf: encrypted PDF"):
+    with pytest.raises(InputError, match=r"aes-256\.pdf: password-protected PDF"):
         extract(data_root / "docs/pdfminer/aes-256.pdf")
 
 

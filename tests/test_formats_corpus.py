@@ -21,7 +21,7 @@ def test_every_real_file_is_read_or_reported(data_root: Path) -> None:
     assert len(result.documents) > 0.9 * len(files)
     assert all(f.reason for f in result.failures)
     kinds = {f.reason.split(" (")[0] for f in result.failures}
-    assert "encrypted PDF" in kinds
+    assert "password-protected PDF" in kinds
 
 
 def test_known_strings_on_the_right_page(data_root: Path) -> None:

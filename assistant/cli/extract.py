@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from assistant.cli.passwords import add_password_option, failure_line, terminal_passwords
 from assistant.documents import read_many
 from assistant.records import Segment
 
@@ -20,6 +21,7 @@ def add_extract_command(sub: Any) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true",
                    help="one JSON record per line: {source, page, section, text} or {source, error}")
+    add_password_option(p)
 
 
 def _where(seg: Segment) -> str:
@@ -31,8 +33,10 @@ def run_extract(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print every file's segments (or JSON records) and failures; 0 when anything was read, else 1."""
     out = out or sys.stdout
     any_read = False
+    asked = bool(getattr(args, "password", False))
+    passwords = terminal_passwords() if asked else None
     for name in args.files:
-        result = read_many([name])
+        result = read_many([name], passwords=passwords)
         any_read = any_read or bool(result.documents)
         if args.json:
             for doc in result.documents:
@@ -49,5 +53,5 @@ def run_extract(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 where = _where(seg)
                 out.write((f"{where}\n" if where else "") + seg.text.strip() + "\n\n")
         for failure in result.failures:
-            out.write(f"not read: {failure.source}: {failure.reason}\n")
+            out.write(f"not read: {failure_line(failure, asked)}\n")
     return 0 if any_read else 1

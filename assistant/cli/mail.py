@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from assistant.documents import PasswordPrompt
     from assistant.records import Document
 
 MAIL_COMMANDS = ("account", "mail", "draft")
@@ -37,13 +38,22 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
                                                     "`assistant account add`)"))
     sync = m.add_parser("sync", help="fetch new messages into the local cache")
     sync.add_argument("--account", help="only this account (default: all)")
-    sync.add_argument("--watch", action="store_true", help="keep running and fetch new mail as it arrives "
-                                                           "(IDLE); Ctrl-C stops")
+    sync.add_argument("--watch", action="store_true", help="keep running, fetch new mail as it arrives and print "
+                                                           "one line per new message (IDLE, else polling); "
+                                                           "Ctrl-C stops")
+    sync.add_argument("--folder", action="append", dest="folders", default=[], metavar="FOLDER",
+                      help="only this folder (repeat for several; default: the watched folders in the settings, "
+                           "else the account's folders); each is watched on its own connection")
+    sync.add_argument("--poll", type=float, metavar="SECONDS", default=None,
+                      help="with --watch: ask the server every SECONDS instead of waiting for it to tell (IDLE)")
     ls = m.add_parser("list", help="list cached messages, newest last")
     ls.add_argument("--account")
     ls.add_argument("--new", action="store_true", help="only messages fetched by the latest sync")
     ls.add_argument("--limit", type=int, default=50, help="at most this many (default 50; 0 = all)")
     ls.add_argument("--json", action="store_true")
+    ls.add_argument("--threads", action="store_true", help="group by conversation (References / In-Reply-To): "
+                                                           "each conversation's replies indented under its first "
+                                                           "message")
     show = m.add_parser("show", help="show one message: headers, text, attachments")
     show.add_argument("id", metavar="ID", help="message ID as listed (ACCOUNT:FOLDER:UID)")
     pend = m.add_parser("pending", help="list drafts kept on this computer because the server could not be "
@@ -114,8 +124,9 @@ def add_mail_option(ask: argparse.ArgumentParser) -> None:
                      help="also read this cached message and its attachments (ACCOUNT:FOLDER:UID)")
 
 
-def mail_documents(ids: list[str]) -> tuple[list[Document], list[str]]:
-    """Documents for ``ask --mail``: each message's text, then its supported attachments.
+def mail_documents(ids: list[str], passwords: PasswordPrompt | None = None) -> tuple[list[Document], list[str]]:
+    """Documents for ``ask --mail``: each message's text, then its supported attachments (``passwords`` is
+    asked for a password-protected one).
 
     Returns:
         The documents, and one line per attachment that could not be read (name and reason).
@@ -131,7 +142,7 @@ def mail_documents(ids: list[str]) -> tuple[list[Document], list[str]]:
     for message_id in ids:
         ref, message = load_message(message_id)
         documents.extend(evidence_documents(message, ref.id))
-        docs, rest = attachment_documents(message, ref.id)
+        docs, rest = attachment_documents(message, ref.id, passwords=passwords)
         documents.extend(docs)
         skipped.extend(f"{ref.id}/{s.attachment.filename}: {s.reason}" for s in rest)
     return documents, skipped

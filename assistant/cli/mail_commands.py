@@ -17,7 +17,7 @@ from assistant.mail.autoconfig import ServerSettings
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.connect import connector
 from assistant.mail.pending import Delivered, PendingDrafts
-from assistant.mail.sync import SyncResult, sync_account, watch
+from assistant.mail.sync import SyncResult, sync_account
 from assistant.records import Message
 
 if TYPE_CHECKING:
@@ -175,30 +175,72 @@ def _report_delivered(delivered: list[Delivered]) -> None:
 def mail_sync(args: argparse.Namespace) -> int:
     from assistant.progress import TerminalRenderer
 
-    renderer = TerminalRenderer()
     cache = MailCache()
     pending = PendingDrafts()
     accounts = _accounts(args.account)
     if args.watch:
-        account = accounts[0]
-        print(f"Watching {account.name} ({', '.join(account.folders)}); Ctrl-C stops.", file=sys.stderr)
-        stop = threading.Event()
-        try:
-            watch(connector(account), cache, stop=stop, on_sync=_report, emit=renderer, pending=pending,
-                  on_delivered=_report_delivered)
-        except KeyboardInterrupt:
-            stop.set()
-        finally:
-            renderer.close()
-        return 0
+        return _watch(args, accounts, cache, pending)
+    if args.poll is not None:
+        raise ConfigError("--poll goes with --watch: `assistant mail sync --watch --poll 60`")
+    renderer = TerminalRenderer()
     for account in accounts:
         with connector(account)() as source:
-            results = sync_account(source, cache, emit=renderer)
+            results = sync_account(source, cache, folders=args.folders or None, emit=renderer)
             delivered = pending.deliver(source)
         renderer.close()
         _report(results)
         _report_delivered(delivered)
     return 0
+
+
+def _watch(args: argparse.Namespace, accounts: list[Account], cache: MailCache, pending: PendingDrafts) -> int:
+    """``mail sync --watch``: every folder on its own connection; one line per new message on stdout, the
+    rest on stderr; Ctrl-C stops. Exits 1 when every folder's watch ended on an error the person must fix."""
+    from assistant.config import load_settings
+    from assistant.mail.watch import FolderWatch, NewMessage, Watcher, plan_watches
+
+    if args.poll is not None and args.poll < 1:
+        raise ConfigError("--poll needs at least 1 second")
+    settings = load_settings()
+    cache.max_bytes = settings.mail.cache_mb * 1024**2
+    plan = plan_watches(accounts, settings.mail.watch, connector, folders=args.folders,
+                        mode="poll" if args.poll is not None else None, poll_s=args.poll)
+    if not plan:
+        raise ConfigError("nothing to watch: the watched folders in the settings ([[mail.watch]]) name other "
+                          "accounts; pass --folder FOLDER or --account NAME")
+    lock = threading.Lock()  # the folders' threads print whole lines, one at a time
+    ended: list[str] = []
+
+    def on_new(messages: list[NewMessage]) -> None:
+        with lock:
+            for m in messages:
+                print(m.line(), flush=True)
+
+    def on_problem(watch: FolderWatch, exc: AssistantError, permanent: bool) -> None:
+        with lock:
+            if permanent:
+                ended.append(watch.name)
+                print(f"error: {watch.name}: {exc} (no longer watched)", file=sys.stderr, flush=True)
+            else:
+                print(f"warning: {watch.name}: {exc} (reconnecting)", file=sys.stderr, flush=True)
+
+    def on_delivered(delivered: list[Delivered]) -> None:
+        with lock:
+            _report_delivered(delivered)
+
+    ways = ", ".join(f"{w.name} ({'IDLE' if w.folder.mode == 'idle' else f'every {w.folder.poll_s:g} s'})"
+                     for w in plan)
+    print(f"Watching {ways}; one line per new message. Ctrl-C stops.", file=sys.stderr, flush=True)
+    watcher = Watcher(plan, cache, on_new=on_new, on_problem=on_problem, pending=pending,
+                      on_delivered=on_delivered).start()
+    try:
+        while watcher.alive:
+            watcher.join(0.5)
+    except KeyboardInterrupt:
+        watcher.stop()
+        watcher.join(5)
+        return 0
+    return 1 if ended and len(ended) == len(plan) else 0
 
 
 def mail_pending(args: argparse.Namespace) -> int:
@@ -258,10 +300,18 @@ def mail_list(args: argparse.Namespace) -> int:
     if args.limit:
         refs = refs[-args.limit:]
     rows = []
-    for ref in refs:
-        raw = cache.get(ref)
-        if raw is not None:
-            rows.append(_summary(ref, parse_message(raw)))
+    depth: dict[str, int] = {}
+    parsed = [(ref, parse_message(raw)) for ref in refs if (raw := cache.get(ref)) is not None]
+    if args.threads:
+        from assistant.mail.threads import group_threads, headers_of
+
+        by_id = {ref.id: (ref, m) for ref, m in parsed}
+        threads = group_threads([headers_of(m, ref.id) for ref, m in parsed])
+        parsed = [by_id[key] for t in reversed(threads) for key in t.keys]  # newest conversation last
+        depth = {key: int(i > 0) for t in threads for i, key in enumerate(t.keys)}
+        roots = {key: t.root for t in threads for key in t.keys}
+    for ref, m in parsed:
+        rows.append(_summary(ref, m) | ({"thread": roots[ref.id]} if args.threads else {}))
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
@@ -271,7 +321,8 @@ def mail_list(args: argparse.Namespace) -> int:
     for row in rows:
         date = str(row["date"] or "")[:16].replace("T", " ")
         clip = "  [+]" if row["attachments"] else ""
-        print(f"{row['id']:<24} {date:<16}  {str(row['from'])[:30]:<30}  {row['subject']}{clip}")
+        indent = "  \u21B3 " if depth.get(str(row["id"])) else ""
+        print(f"{row['id']:<24} {date:<16}  {str(row['from'])[:30]:<30}  {indent}{row['subject']}{clip}")
     return 0
 
 
@@ -355,7 +406,8 @@ def _grounded_reply(message_id: str, original: Message, account: Account, args: 
     renderer = TerminalRenderer(stream_tokens=False)
     try:
         made = draft_reply(ModelStore(settings), original, message_id, signer=account.signer,
-                           instructions=args.instructions, emit=renderer)
+                           instructions=args.instructions, emit=renderer,
+                           cache=MailCache(max_bytes=settings.mail.cache_mb * 1024**2))
     finally:
         renderer.close()
     for line in made.skipped:

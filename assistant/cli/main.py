@@ -13,6 +13,7 @@ from typing import Any
 from assistant.cli.evaluate import add_eval_command
 from assistant.cli.extract import add_extract_command
 from assistant.cli.mail import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
+from assistant.cli.passwords import add_password_option, failure_line, terminal_passwords
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
 from assistant.progress import TerminalRenderer
@@ -80,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--json", action="store_true", help="print the whole answer record as JSON")
     ask.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
+    add_password_option(ask)
     add_mail_option(ask)
     _add_model_options(ask)
     chat = sub.add_parser("chat", help="ask several questions about the same files",
@@ -87,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "or Ctrl-D.")
     chat.add_argument("files", nargs="+", metavar="FILE")
     chat.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
+    add_password_option(chat)
     _add_model_options(chat)
     from assistant.cli.models import add_models_command
 
@@ -152,17 +155,18 @@ def _open(args: argparse.Namespace, renderer: TerminalRenderer) -> object:
     if not args.files and not getattr(args, "mail", None):
         raise AssistantError("name at least one FILE (or --mail ID) to read")
     store.preload()  # the torch models load while the files are read and chunked
-    result = read_files(args.files, emit=renderer)
+    asked = bool(getattr(args, "password", False))
+    result = read_files(args.files, emit=renderer, passwords=terminal_passwords(renderer.close) if asked else None)
     renderer.close()
     if getattr(args, "mail", None):
         from assistant.cli.mail import mail_documents
 
-        documents, skipped = mail_documents(args.mail)
+        documents, skipped = mail_documents(args.mail, terminal_passwords(renderer.close) if asked else None)
         result.documents.extend(documents)
         for line in skipped:
             print(f"warning: skipped attachment {line}", file=sys.stderr)
     for failure in result.failures:
-        print(f"warning: skipped {failure}", file=sys.stderr)
+        print(f"warning: skipped {failure_line(failure, asked)}", file=sys.stderr)
     if not result.documents:
         raise AssistantError("none of the files could be read (see the reasons above)")
     return Session(store, result.documents, emit=renderer)

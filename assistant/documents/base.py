@@ -24,11 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.documents.limits import DEFAULT_LIMITS, Limits, megabytes, raise_hint
-from assistant.errors import Cancelled, InputError
+from assistant.errors import Cancelled, InputError, PasswordRequired
 from assistant.records import Document, Progress, Segment
 
 SEGMENT_GAP = "\n\n"
 ProgressCallback = Callable[[Progress], None]
+#: Asked for the password of a password-protected file: ``(file name, wrong)`` -> the password, or None to
+#: leave the file unread. ``wrong`` is True when the password given before was refused. Asked only for the
+#: files the caller names, never for a part inside one (an attachment, an archive member).
+PasswordPrompt = Callable[[str, bool], "str | None"]
 
 
 class Extractor(ABC):
@@ -50,6 +54,7 @@ class Extractor(ABC):
 
         Raises:
             InputError: the file is corrupt, encrypted or otherwise unreadable (names the reason).
+            PasswordRequired: password-protected, and :func:`current_password` is None or wrong.
         """
 
 
@@ -100,6 +105,7 @@ class _Run:
     problems: list[InputError] = field(default_factory=list)
     cancel: threading.Event | None = None
     in_child: bool = False
+    password: str | None = None  # held in memory only; never logged, never in an exception
 
 
 _RUN: ContextVar[_Run | None] = ContextVar("assistant_extraction_run", default=None)
@@ -109,6 +115,13 @@ def current_limits() -> Limits:
     """The limits of the extraction in progress (defaults outside one)."""
     run = _RUN.get()
     return run.limits if run else DEFAULT_LIMITS
+
+
+def current_password() -> str | None:
+    """The password given for the file being read, or None. Only the file the caller named gets it: a part
+    inside it (an attachment, an archive member) has a password of its own that nobody gave."""
+    run = _RUN.get()
+    return run.password if run is not None and len(run.names) == 1 else None
 
 
 def depth() -> int:
@@ -271,8 +284,22 @@ class Extraction:
     failures: list[InputError]
 
 
+def _unlocked(path: Path, limits: Limits, progress: ProgressCallback | None, cancel: threading.Event | None,
+              passwords: PasswordPrompt | None) -> tuple[Document, list[InputError]]:
+    """:func:`_extract`, asking ``passwords`` again after each refused password until it gives None."""
+    password: str | None = None
+    while True:
+        try:
+            return _extract(path, limits, progress, cancel, password)
+        except PasswordRequired as exc:
+            password = passwords(str(path), exc.wrong) if passwords is not None else None
+            if password is None:
+                raise
+
+
 def _extract(path: Path, limits: Limits, progress: ProgressCallback | None,
-             cancel: threading.Event | None = None) -> tuple[Document, list[InputError]]:
+             cancel: threading.Event | None = None,
+             password: str | None = None) -> tuple[Document, list[InputError]]:
     _load_builtin()
     name = str(path)
     if not path.exists():
@@ -293,7 +320,7 @@ def _extract(path: Path, limits: Limits, progress: ProgressCallback | None,
                                f"{raise_hint('max_file_bytes')}")
     if cancel is not None and cancel.is_set():
         raise Cancelled()
-    run = _Run(limits=limits, progress=progress, names=[name], cancel=cancel)
+    run = _Run(limits=limits, progress=progress, names=[name], cancel=cancel, password=password)
     token = _RUN.set(run)
     try:
         doc = _assemble(name, _segments_of(extractor, path, run), run)
@@ -344,24 +371,29 @@ def configured_limits() -> Limits:
 
 
 def extract(path: str | Path, *, limits: Limits | None = None, progress: ProgressCallback | None = None,
-            cancel: threading.Event | None = None) -> Document:
+            cancel: threading.Event | None = None, passwords: PasswordPrompt | None = None) -> Document:
     """Read ``path`` into a :class:`Document` (segments joined by a blank line, offsets recorded).
 
     Parts that could not be read (a corrupt attachment, a scanned page without OCR) are named in
     ``Document.problems``; ``progress`` receives a :class:`Progress` per page where the format has pages.
-    ``limits`` defaults to :func:`configured_limits`.
+    ``limits`` defaults to :func:`configured_limits`. A password-protected PDF or Office file is opened
+    with the password ``passwords`` gives (asked again after a wrong one; kept in memory only).
 
     Raises:
         InputError: missing, unreadable, unsupported, too large, corrupt or empty file, or over a limit
             (the message names the file, the limit and the setting that raises it).
+        PasswordRequired: password-protected, and ``passwords`` is None or gave None (``wrong`` says
+            whether the last password tried was refused).
         Cancelled: ``cancel`` was set (checked at every page, member and message; a child is ended).
     """
-    return _extract(Path(path), limits or configured_limits(), progress, cancel)[0]
+    return _unlocked(Path(path), limits or configured_limits(), progress, cancel, passwords)[0]
 
 
 def read_many(paths: Iterable[str | Path], *, limits: Limits | None = None,
-              progress: ProgressCallback | None = None, cancel: threading.Event | None = None) -> Extraction:
-    """Read every file; never raises for bad input.
+              progress: ProgressCallback | None = None, cancel: threading.Event | None = None,
+              passwords: PasswordPrompt | None = None) -> Extraction:
+    """Read every file; never raises for bad input. ``passwords`` is asked for protected files (see
+    :func:`extract`); one it does not unlock is a :class:`PasswordRequired` among the failures.
 
     Returns:
         The documents read, and one :class:`InputError` per file or part that could not be read.
@@ -374,7 +406,7 @@ def read_many(paths: Iterable[str | Path], *, limits: Limits | None = None,
     failures: list[InputError] = []
     for path in paths:
         try:
-            doc, problems = _extract(Path(path), limits, progress, cancel)
+            doc, problems = _unlocked(Path(path), limits, progress, cancel, passwords)
         except (Cancelled, KeyboardInterrupt):
             raise
         except InputError as exc:

@@ -11,6 +11,7 @@ body reads as printed and the reader still sees what the file carries.
 
 from __future__ import annotations
 
+import io
 import posixpath
 import zipfile
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.documents.base import Extractor, register
+from assistant.documents.protected import decrypted_office
 from assistant.documents.sheet import encrypted_office
 from assistant.errors import InputError
 from assistant.records import Segment
@@ -243,10 +245,9 @@ class DocxExtractor(Extractor):
     def segments(self, path: Path) -> Iterator[Segment]:
         from lxml import etree
 
-        if encrypted_office(path):
-            raise InputError(str(path), "encrypted Word document (password protected)")
+        package = decrypted_office(path, "Word document") if encrypted_office(path) else None
         try:
-            with zipfile.ZipFile(path) as zf:
+            with zipfile.ZipFile(io.BytesIO(package) if package is not None else path) as zf:
                 yield from self._read(_Package(zf))
         except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError, EOFError) as exc:
             raise InputError(str(path), f"corrupt or not a Word document ({exc})") from exc

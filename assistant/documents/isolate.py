@@ -28,7 +28,7 @@ from typing import Any
 
 from assistant.documents.base import _RUN, Extractor, _Run
 from assistant.documents.limits import Limits, raise_hint
-from assistant.errors import Cancelled, InputError
+from assistant.errors import Cancelled, InputError, PasswordRequired
 from assistant.records import Progress, Segment
 
 _POLL_SECONDS = 0.05
@@ -86,24 +86,27 @@ def _peak_rss_kb() -> int:
 
 
 def _child(conn: Connection, extractor: Extractor, path: str, limits: Limits, names: list[str],
-           environ: dict[str, str], blocked: list[str]) -> None:
+           environ: dict[str, str], blocked: list[str], password: str | None = None) -> None:
     """The child's side: read ``path`` and send ``("ready",)``, ``("segment", Segment)``, ``("problem",
     source, reason)``, ``("progress", Progress)``, then ``("done", peak_kb)`` or ``("error", kind, reason,
     peak_kb)``. ``environ`` and ``blocked`` (modules the parent made unimportable) are the parent's now, not
-    the fork server's from when it started (PATH finds converters and tesseract)."""
+    the fork server's from when it started (PATH finds converters and tesseract). ``password`` arrives with
+    the pickled arguments over the start pipe (never argv, environment or disk), and a refused or missing
+    one comes back as ``("error", "password", kind, peak_kb, wrong)``."""
     os.environ.clear()
     os.environ.update(environ)
     for name in blocked:
         sys.modules[name] = None  # type: ignore[assignment]
     try:
-        _read(conn, extractor, Path(path), limits, names)
+        _read(conn, extractor, Path(path), limits, names, password)
     except (BrokenPipeError, ConnectionResetError):
         pass  # the parent stopped listening (time limit, Cancel): nothing left to tell it
     finally:
         conn.close()
 
 
-def _read(conn: Connection, extractor: Extractor, path: Path, limits: Limits, names: list[str]) -> None:
+def _read(conn: Connection, extractor: Extractor, path: Path, limits: Limits, names: list[str],
+          password: str | None = None) -> None:
     conn.send(("ready",))
     sent = 0
 
@@ -113,7 +116,8 @@ def _read(conn: Connection, extractor: Extractor, path: Path, limits: Limits, na
             conn.send(("problem", problem.source, problem.reason))
         sent = len(run.problems)
 
-    run = _Run(limits=limits, progress=lambda p: conn.send(("progress", p)), names=list(names), in_child=True)
+    run = _Run(limits=limits, progress=lambda p: conn.send(("progress", p)), names=list(names), in_child=True,
+               password=password)
     _RUN.set(run)
     try:
         _limit_memory(limits.max_memory_mb)
@@ -125,6 +129,9 @@ def _read(conn: Connection, extractor: Extractor, path: Path, limits: Limits, na
     except MemoryError:
         run.problems.clear()  # free what we can before sending
         conn.send(("error", "memory", "", _peak_rss_kb()))
+    except PasswordRequired as exc:
+        flush()
+        conn.send(("error", "password", exc.kind, _peak_rss_kb(), exc.wrong))
     except InputError as exc:
         flush()
         conn.send(("error", "input", exc.reason, _peak_rss_kb()))
@@ -160,7 +167,8 @@ def isolated_segments(extractor: Extractor, path: Path, run: _Run) -> Iterator[S
     receiver, sender = ctx.Pipe(duplex=False)
     blocked = [name for name, module in sys.modules.items() if module is None]
     proc = ctx.Process(target=_child, args=(sender, extractor, str(path), limits, list(run.names),
-                                            dict(os.environ), blocked), name="assistant-reader", daemon=True)
+                                            dict(os.environ), blocked, run.password),
+                       name="assistant-reader", daemon=True)
     try:
         proc.start()
     except OSError:  # no process can be started here (a sandbox, no /dev/shm): read in-process, unbounded
@@ -211,6 +219,8 @@ def isolated_segments(extractor: Extractor, path: Path, run: _Run) -> Iterator[S
                 return
             else:  # ("error", what, reason, peak)
                 last_child_peak_kb = message[3]
+                if message[1] == "password":
+                    raise PasswordRequired(str(path), message[2], wrong=message[4])
                 reason = message[2] if message[1] == "input" else _memory_reason(limits)
                 if read_any and message[1] == "memory":
                     run.problems.append(InputError("/".join(run.names), reason + "; the rest was not read"))

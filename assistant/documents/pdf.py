@@ -7,6 +7,11 @@ the field is a whole line of the page (``Company name: Harbour Supplies GmbH``),
 signatures are left out; check boxes read ``yes``/``no``. Comments (text, free-text and markup
 annotations with contents) follow their page as a segment with section ``comments``.
 
+The page text is in reading order by position (:mod:`assistant.documents.pdftext`: lines, columns one
+after another, table rows as ``cell | cell`` lines, margin line numbers at the start of their line).
+Text a person cannot see (invisible render mode, white on white, 1-pt, outside the page) is kept apart,
+as a segment with section ``invisible text`` after its page, so a strange answer can be traced to it.
+
 Pages are opened and closed one at a time, so memory stays flat however long the file is. A page with
 images but no text layer is rendered and read with tesseract when it is installed (up to
 ``Limits.max_ocr_pages`` per file); otherwise the page is reported with how to install it.
@@ -19,10 +24,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from assistant.documents.base import Extractor, current_limits, register, report, report_progress
+from assistant.documents.base import Extractor, current_limits, current_password, register, report, report_progress
 from assistant.documents.limits import raise_hint
 from assistant.documents.ocr import OcrUnavailable, ocr_image
-from assistant.errors import InputError
+from assistant.documents.pdftext import page_text
+from assistant.errors import InputError, PasswordRequired
 from assistant.records import Segment
 
 
@@ -136,7 +142,8 @@ def _ocr_page(page: Any, dpi: int, languages: str) -> str:
 
 
 class PdfExtractor(Extractor):
-    """Text of each page from PDFium. Encrypted and corrupt files raise :class:`InputError`."""
+    """Text of each page from PDFium. A password-protected file opens with the password given for it
+    (:class:`PasswordRequired` without one or with a wrong one); a corrupt one raises :class:`InputError`."""
 
     suffixes = (".pdf",)
     isolate = True
@@ -144,12 +151,13 @@ class PdfExtractor(Extractor):
     def segments(self, path: Path) -> Iterator[Segment]:
         import pypdfium2 as pdfium
 
+        password = current_password()  # the user password (ISO 32000-1 7.6.3.3) the person gave, if any
         try:
-            pdf = pdfium.PdfDocument(str(path))
+            pdf = pdfium.PdfDocument(str(path), password=password)
         except pdfium.PdfiumError as exc:
             reason = str(exc)
             if "password" in reason.lower():
-                raise InputError(str(path), "encrypted PDF (password protected)") from exc
+                raise PasswordRequired(str(path), "PDF", wrong=password is not None) from None
             # pypdfium2 says "Failed to load document (PDFium: Data format error)."; the inner part names the cause
             detail = reason.rstrip(".")
             if detail.startswith("Failed to load document (") and detail.endswith(")"):
@@ -175,7 +183,7 @@ class PdfExtractor(Extractor):
                 try:
                     textpage = page.get_textpage()
                     try:
-                        text = textpage.get_text_bounded().replace("\r\n", "\n").replace("\r", "\n")
+                        text, invisible = page_text(page, textpage)
                         fields: list[tuple[str, str]] = []
                         if pdfium.raw.FPDFPage_GetAnnotCount(page.raw) > 0:
                             fields, comments = _annotations(page, textpage, form)
@@ -204,6 +212,8 @@ class PdfExtractor(Extractor):
                 yield Segment(text=text, page=index + 1)
                 if comments:
                     yield Segment(text="\n".join(comments), page=index + 1, section="comments")
+                if invisible.strip():
+                    yield Segment(text=invisible, page=index + 1, section="invisible text")
         finally:
             pdf.close()
 

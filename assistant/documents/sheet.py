@@ -21,6 +21,7 @@ from typing import Any
 
 from assistant.documents.base import Extractor, register
 from assistant.documents.limits import ISOLATE_ABOVE_BYTES
+from assistant.documents.protected import decrypted_office
 from assistant.documents.text import decode
 from assistant.errors import InputError
 from assistant.records import Segment
@@ -146,13 +147,16 @@ class XlsxExtractor(Extractor):
     def segments(self, path: Path) -> Iterator[Segment]:
         import openpyxl
 
-        if encrypted_office(path):
-            raise InputError(str(path), "encrypted Excel workbook (password protected)")
+        package = decrypted_office(path, "Excel workbook") if encrypted_office(path) else None
+
+        def source() -> Any:  # a fresh stream per workbook opened: the formula pass opens it again
+            return io.BytesIO(package) if package is not None else str(path)
+
         with warnings.catch_warnings():
             # openpyxl warns about features it drops (data validation, default styles): not our concern.
             warnings.filterwarnings("ignore", category=UserWarning, module="openpyxl")
             try:
-                book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
+                book = openpyxl.load_workbook(source(), read_only=True, data_only=True)
             except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
                 raise InputError(str(path), f"corrupt or not an Excel workbook ({exc})") from exc
             formula_book: Any = None
@@ -163,7 +167,7 @@ class XlsxExtractor(Extractor):
                     if formulas and formula_book is None:
                         # Opened once, only for a sheet with uncached formulas: a second stream of the same
                         # cells in which formula cells hold their text instead of their cached value.
-                        formula_book = openpyxl.load_workbook(str(path), read_only=True, data_only=False)
+                        formula_book = openpyxl.load_workbook(source(), read_only=True, data_only=False)
                     yield from row_blocks(_rows(sheet, formula_book if formulas else None), sheet.title)
             finally:
                 book.close()

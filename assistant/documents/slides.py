@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from assistant.documents.base import Extractor, register
+from assistant.documents.protected import decrypted_office
 from assistant.documents.sheet import encrypted_office
 from assistant.errors import InputError
 from assistant.records import Segment
@@ -36,10 +38,9 @@ class PptxExtractor(Extractor):
         import pptx
         from pptx.exc import PackageNotFoundError
 
-        if encrypted_office(path):
-            raise InputError(str(path), "encrypted PowerPoint file (password protected)")
+        package = decrypted_office(path, "PowerPoint file") if encrypted_office(path) else None
         try:
-            deck = pptx.Presentation(str(path))
+            deck = pptx.Presentation(io.BytesIO(package) if package is not None else str(path))
         except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
             raise InputError(str(path), f"corrupt or not a PowerPoint file ({exc})") from exc
         for number, slide in enumerate(deck.slides, start=1):

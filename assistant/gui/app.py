@@ -23,6 +23,7 @@ def run_gui(argv: Sequence[str] = (), files: Sequence[str] = ()) -> int:
     app.setWindowIcon(QIcon.fromTheme(APP_ID))
     window = MainWindow(ModelStore(load_settings()))
     window.show()
+    window.start_watching()  # new mail in the watched folders is fetched as it arrives, and told
     if files:
         window.open_files(list(files))
     else:

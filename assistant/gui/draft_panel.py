@@ -26,6 +26,7 @@ from assistant.errors import AssistantError, ServerUnreachable
 from assistant.gui.mail_list import MessageRow
 from assistant.gui.passage_view import PassageView, short_source
 from assistant.gui.tasks import Emit, TaskRunner
+from assistant.mail.cache import MailCache
 from assistant.mail.connect import connector
 from assistant.mail.drafts import build_reply, save_draft
 from assistant.mail.pending import PendingDraft, PendingDrafts
@@ -98,6 +99,7 @@ class DraftPanel(QWidget):
         super().__init__(parent)
         self.runner, self.store = runner, store
         self.pending = pending or PendingDrafts()
+        self.cache: MailCache | None = None  # earlier messages of the conversation are read from it
         self.row: MessageRow | None = None
         self.result: DraftResult | None = None
         self.about = QLabel("Select a message to draft a reply (Ctrl+D).")
@@ -197,13 +199,13 @@ class DraftPanel(QWidget):
         row = self.row
         if row is None:
             return
-        store, instructions = self.store, self.instructions.text()
+        store, instructions, cache = self.store, self.instructions.text(), self.cache
         signer = self._signer(row)
         self._clear()
 
         def work(emit: Emit, cancel: threading.Event) -> DraftResult:
             return draft_reply(store, row.message, row.ref.id, signer=signer, instructions=instructions,
-                               emit=emit, cancel=cancel)
+                               emit=emit, cancel=cancel, cache=cache)
 
         self.status.setText("Finding what the email asks, then answering each point from the attachments\u2026")
         self.runner.start("draft", "Drafting a reply", work, self._generated, on_event=self._event,

@@ -1,4 +1,5 @@
-"""Message list: a table model over the local mail cache (new, attachment, sender, subject, date) and a filter."""
+"""Message list: a table model over the local mail cache (new, attachment, sender, subject, date), a filter, and
+grouping by conversation (References / In-Reply-To, :mod:`assistant.mail.threads`)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,25 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from assistant.documents.mime.parse import parse_message
 from assistant.mail.cache import CachedRef, FolderState, MailCache
+from assistant.mail.threads import group_threads, headers_of
 from assistant.records import Message
 
 COLUMNS = ("\u25CF", "+", "From", "Subject", "Date")  # new, attachments: narrow marks, named in tooltips
 FROM_SHARE = 0.4  # of the width left beside the marks and the date; Subject gets the rest
+REPLY_MARK = "\u21B3 "  # before the subject of a conversation's later messages, when grouped
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -51,17 +63,56 @@ def load_rows(cache: MailCache, account: str | None = None, folder: str | None =
     return rows
 
 
+def conversation_order(rows: list[MessageRow]) -> list[tuple[MessageRow, int, int]]:
+    """``rows`` conversation by conversation (the one with the newest message first), each oldest first:
+    ``(row, position in its conversation (0 = first), conversation size)``."""
+    by_key = {r.ref.id: r for r in rows}
+    ordered = []
+    for thread in group_threads([headers_of(r.message, r.ref.id) for r in rows]):
+        for i, key in enumerate(thread.keys):
+            ordered.append((by_key[key], i, len(thread.keys)))
+    return ordered
+
+
 class MessageTableModel(QAbstractTableModel):
-    """Rows of :class:`MessageRow`."""
+    """Rows of :class:`MessageRow`: newest first, or grouped by conversation (:attr:`grouped`), where a
+    conversation's first message shows the number of messages and the later ones are indented under it."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.rows: list[MessageRow] = []
+        self.loaded: list[MessageRow] = []
+        self.grouped = False
+        self.places: list[tuple[int, int]] = []  # per row: (position in its conversation, its size)
 
     def set_rows(self, rows: list[MessageRow]) -> None:
+        self.loaded = rows
+        self._arrange()
+
+    def set_grouped(self, grouped: bool) -> None:
+        """Group the rows by conversation (or show them newest first again)."""
+        self.grouped = grouped
+        self._arrange()
+
+    def _arrange(self) -> None:
         self.beginResetModel()
-        self.rows = rows
+        if self.grouped:
+            ordered = conversation_order(self.loaded)
+            self.rows = [r for r, _, _ in ordered]
+            self.places = [(i, n) for _, i, n in ordered]
+        else:
+            self.rows = list(self.loaded)
+            self.places = [(0, 1)] * len(self.rows)
         self.endResetModel()
+
+    def subject_text(self, row: int) -> str:
+        """The Subject column: grouped, the first message of a conversation of N shows ``(N)`` after it and the
+        later ones start with an arrow."""
+        subject = self.rows[row].message.subject or "(no subject)"
+        position, size = self.places[row]
+        if not self.grouped or size == 1:
+            return subject
+        return f"{subject} ({size})" if position == 0 else f"    {REPLY_MARK}{subject}"
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008  (Qt's signature)
         return 0 if parent.isValid() else len(self.rows)
@@ -91,11 +142,13 @@ class MessageTableModel(QAbstractTableModel):
             if col == 2:
                 return m.sender
             if col == 3:
-                return m.subject or "(no subject)"
+                return self.subject_text(index.row())
             return m.date.strftime("%Y-%m-%d %H:%M") if m.date else ""
         if role == Qt.ItemDataRole.AccessibleTextRole:
             flags = ("new, " if row.new else "") + ("with attachments, " if m.attachments else "")
-            return f"{flags}from {m.sender}, {m.subject}"
+            position, size = self.places[index.row()]
+            where = f", message {position + 1} of {size} in the conversation" if self.grouped and size > 1 else ""
+            return f"{flags}from {m.sender}, {m.subject}{where}"
         if role == Qt.ItemDataRole.ToolTipRole and col in (0, 1):
             return ("New" if row.new else None) if col == 0 else (
                 ", ".join(a.filename for a in m.attachments) or None)
@@ -144,6 +197,13 @@ class MessageListPanel(QWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.setAccessibleName("Filter messages")
         self.filter.textChanged.connect(self.proxy.set_text)
+        self.group = QCheckBox("Group by conversation")
+        self.group.setToolTip("Show each conversation's messages together, its first message with the number of "
+                              "messages and the replies below it (found from the References and In-Reply-To "
+                              "headers)")
+        self.group.setAccessibleName("Group messages by conversation")
+        self.group.toggled.connect(self.set_grouped)
+        self._quiet = False  # True while the selection is moved without announcing it
         self.table = QTableView()
         self.table.setAccessibleName("Messages")
         self.table.setModel(self.proxy)
@@ -165,12 +225,39 @@ class MessageListPanel(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.filter)
+        top = QHBoxLayout()
+        top.addWidget(self.filter, 1)
+        top.addWidget(self.group)
+        layout.addLayout(top)
         layout.addWidget(self.table)
 
     def set_rows(self, rows: list[MessageRow]) -> None:
         self.model.set_rows(rows)
         self._fit_columns()
+
+    def set_grouped(self, grouped: bool) -> None:
+        """Group by conversation (or not), keeping the selected message selected."""
+        current = self.current()
+        if self.group.isChecked() != grouped:
+            self.group.setChecked(grouped)  # comes back here through toggled
+            return
+        self.model.set_grouped(grouped)
+        if current is not None:
+            self.select_ref(current.ref.id, notify=False)
+
+    def select_ref(self, message_id: str, *, notify: bool = True) -> bool:
+        """Select the message ``ACCOUNT:FOLDER:UID`` if it is listed (shown by the filter); whether it was.
+        ``notify=False`` moves the selection without emitting :attr:`selected` again."""
+        for i in range(self.proxy.rowCount()):
+            row = self.proxy.index(i, 0).data(Qt.ItemDataRole.UserRole)
+            if isinstance(row, MessageRow) and row.ref.id == message_id:
+                self._quiet = not notify
+                try:
+                    self.table.setCurrentIndex(self.proxy.index(i, 3))
+                finally:
+                    self._quiet = False
+                return True
+        return False
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
@@ -197,6 +284,8 @@ class MessageListPanel(QWidget):
         self.select_row(max(0, current + delta) if current >= 0 else 0)
 
     def _current_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
+        if self._quiet:
+            return
         row = current.data(Qt.ItemDataRole.UserRole) if current.isValid() else None
         if isinstance(row, MessageRow):
             self.selected.emit(row)

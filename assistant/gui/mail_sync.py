@@ -1,17 +1,22 @@
-"""Mail sync as a background task: every account, then the drafts kept while offline; runs off the GUI thread."""
+"""Mail sync as a background task (every account, then the drafts kept while offline; off the GUI thread), and
+the watch for new mail (:class:`MailWatch`), whose folder threads hand what they find to the GUI thread."""
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
 
+from PySide6.QtCore import QObject, Signal
+
 from assistant.accounts import load_accounts
+from assistant.config import WatchedFolder
 from assistant.errors import AssistantError, ServerUnreachable
 from assistant.gui.tasks import Emit
 from assistant.mail.cache import MailCache
 from assistant.mail.connect import connector
 from assistant.mail.pending import Delivered, PendingDrafts
 from assistant.mail.sync import SyncResult, sync_account
+from assistant.mail.watch import FolderWatch, NewMessage, Watcher, plan_watches
 from assistant.records import Progress
 
 
@@ -45,3 +50,70 @@ def sync_all(cache: MailCache, emit: Emit, cancel: threading.Event,
                 raise
             outcome.errors.append(str(exc))
     return outcome
+
+
+class MailWatch(QObject):
+    """Watches folders for new mail (:mod:`assistant.mail.watch`: each folder on its own connection and thread).
+
+    The folder threads never touch a widget: they emit :attr:`arrived` (a list of
+    :class:`~assistant.mail.watch.NewMessage`), :attr:`problem` (the message, and whether that folder's watch
+    ended) and :attr:`delivered`; this object lives on the GUI thread, so Qt queues those to it.
+    """
+
+    arrived = Signal(object)  # list[NewMessage]
+    problem = Signal(str, bool)  # what went wrong, whether the folder is no longer watched
+    delivered = Signal(object)  # list[Delivered]
+
+    def __init__(self, cache: MailCache, pending: PendingDrafts | None = None, parent: QObject | None = None,
+                 **options: object) -> None:
+        super().__init__(parent)
+        self.cache, self.pending, self.options = cache, pending, options
+        self.watcher: Watcher | None = None
+
+    @property
+    def watching(self) -> list[str]:
+        """``ACCOUNT/FOLDER`` of each folder watched now."""
+        w = self.watcher
+        return [fw.name for fw, t in zip(w.watches, w.threads, strict=True) if t.is_alive()] if w else []
+
+    def start(self, watched: tuple[WatchedFolder, ...] = (), watches: list[FolderWatch] | None = None) -> int:
+        """(Re)start watching: ``watches``, else every account's folders as ``watched`` (the settings) says;
+        returns how many folders are watched."""
+        self.stop()
+        if watches is None:
+            try:
+                accounts = list(load_accounts().values())
+            except AssistantError as exc:
+                self.problem.emit(str(exc), True)
+                return 0
+            watches = plan_watches(accounts, watched, connector)
+        if not watches:
+            return 0
+        self.watcher = Watcher(watches, self.cache, on_new=self._new, on_problem=self._problem,
+                               pending=self.pending, on_delivered=self._delivered, **self.options).start()
+        return len(watches)
+
+    def stop(self, wait_s: float = 0.0) -> None:
+        """Stop every folder's watch (their threads end within about a second; ``wait_s`` waits for them)."""
+        watcher, self.watcher = self.watcher, None
+        if watcher is not None:
+            watcher.stop()
+            if wait_s:
+                watcher.join(wait_s)
+
+    def _send(self, signal: object, *args: object) -> None:
+        try:
+            signal.emit(*args)  # type: ignore[attr-defined]
+        except RuntimeError:  # the window closed while a folder thread was reporting
+            pass
+
+    def _new(self, messages: list[NewMessage]) -> None:
+        self._send(self.arrived, messages)
+
+    def _problem(self, watch: FolderWatch, exc: AssistantError, permanent: bool) -> None:
+        what = "no longer watched" if permanent else "reconnecting"
+        self._send(self.problem, f"{watch.name}: {exc} ({what})", permanent)
+
+    def _delivered(self, delivered: list[Delivered]) -> None:
+        if delivered:
+            self._send(self.delivered, delivered)

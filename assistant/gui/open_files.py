@@ -9,8 +9,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
+from assistant.documents import PasswordPrompt
+from assistant.errors import PasswordRequired
 from assistant.gui.tasks import Emit
 from assistant.records import Document, Progress
 from assistant.service import ModelStore, Session, read_files
@@ -44,28 +56,47 @@ def failure_sentence(path: str, reason: str) -> str:
 @dataclass
 class OpenedFiles:
     """What one background open produced: the new files read (path -> document), those that failed
-    (path -> reason) and the session over every open file (None when none could be read)."""
+    (path -> reason), those of them that are password-protected (path -> whether the password given was
+    wrong) and the session over every open file (None when none could be read)."""
 
     read: dict[str, Document] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
+    locked: dict[str, bool] = field(default_factory=dict)
     session: Session | None = None
 
 
+def _given(password: str | None) -> PasswordPrompt | None:
+    """The password typed in the dialog, tried once (a wrong one goes back to the dialog)."""
+    return None if password is None else (lambda _name, wrong: None if wrong else password)
+
+
 def open_more(store: ModelStore, new: Sequence[str], kept: Sequence[Document], emit: Emit,
-              cancel: threading.Event) -> OpenedFiles:
-    """Read only the ``new`` paths, then build one session over ``kept`` and them. Runs off the GUI thread."""
+              cancel: threading.Event, passwords: dict[str, str] | None = None) -> OpenedFiles:
+    """Read only the ``new`` paths, then build one session over ``kept`` and them. Runs off the GUI thread.
+    ``passwords`` (path -> password typed in :func:`ask_password`) opens protected files; held in memory only."""
     out = OpenedFiles()
     for i, path in enumerate(new):
         emit(Progress("read", i, len(new), "files"))
-        result = read_files([path], cancel=cancel)
+        result = read_files([path], cancel=cancel, passwords=_given((passwords or {}).get(path)))
         if result.documents:
             out.read[path] = result.documents[0]
         for failure in result.failures:
             out.failed[path] = failure.reason
+            if isinstance(failure, PasswordRequired) and failure.source == path:
+                out.locked[path] = failure.wrong
     emit(Progress("read", len(new), len(new), "files"))
     documents = [*kept, *out.read.values()]
     out.session = Session(store, documents, emit=emit) if documents else None
     return out
+
+
+def ask_password(parent: QWidget | None, path: str, wrong: bool) -> str | None:
+    """The password dialog for a password-protected file (typing hidden); None when cancelled or empty."""
+    name = Path(path).name
+    label = (f"Wrong password for {name}. Type it again:" if wrong
+             else f"{name} is password-protected. Type its password to read it:")
+    text, ok = QInputDialog.getText(parent, "Password-protected file", label, QLineEdit.EchoMode.Password)
+    return text if ok and text else None
 
 
 class OpenFilesList(QWidget):

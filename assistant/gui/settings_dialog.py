@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from assistant.config import Settings, config_dir, load_settings, update_settings_file
 from assistant.errors import AssistantError
 from assistant.gui.tasks import Emit, TaskRunner
+from assistant.gui.watch_settings import WatchSettings
 from assistant.mail.cache import MailCache
 
 _TOOLTIP_ROLE = Qt.ItemDataRole.ToolTipRole
@@ -100,6 +101,17 @@ def save_settings(tables: dict[str, dict[str, Any]]) -> None:
         section.update({k: v for k, v in values.items() if v is not None})
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(tomli_w.dumps(raw), encoding="utf-8")
+
+
+def _watch_settings(current: Settings) -> WatchSettings:
+    """The "New mail" group: watched folders and how, and whether mail with attachments is told."""
+    from assistant.accounts import load_accounts
+
+    try:
+        accounts = list(load_accounts())
+    except AssistantError:
+        accounts = []
+    return WatchSettings(current.mail, accounts)
 
 
 def check_model_header(path: Path) -> str | None:
@@ -212,6 +224,7 @@ class SettingsDialog(QDialog):
         self.clear_button.setToolTip(TIPS["clear"])
         mail_form.addRow(self.cache_used, self.clear_button)
         self._show_usage()
+        self.watch = _watch_settings(current)
         self.error = QLabel("Changes apply to the next question; one being answered finishes as it started.")
         self.error.setWordWrap(True)
         self.error.setAccessibleName("Settings message")
@@ -222,6 +235,7 @@ class SettingsDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(search)
         layout.addWidget(mail)
+        layout.addWidget(self.watch)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self._model_changed()
@@ -365,7 +379,7 @@ class SettingsDialog(QDialog):
             save_settings({"models": {"llm": llm, "threads": self.threads.value()},
                            "pipeline": {"ce_top_k": self.top_k.value(), "max_rewrites": self.rewrites.value(),
                                         "ce_mode": self.ce_mode.currentData(), "router": self.router.isChecked()},
-                           "mail": {"cache_mb": self.cache_mb.value()}})
+                           "mail": {"cache_mb": self.cache_mb.value(), **self.watch.values()}})
             if self.model_changes:  # None values remove a key (back to the bundled encoder), unlike save_settings
                 update_settings_file({"models": self.model_changes})
             self.saved = load_settings()

@@ -8,7 +8,17 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QSplitter, QTabWidget, QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QSplitter,
+    QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from assistant.accounts import load_accounts
 from assistant.config import Settings, config_dir
@@ -20,13 +30,15 @@ from assistant.gui.ask_panel import AskPanel
 from assistant.gui.draft_panel import DraftPanel
 from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
 from assistant.gui.mail_list import MessageListPanel, MessageRow, load_rows
-from assistant.gui.mail_sync import SyncOutcome, sync_all
+from assistant.gui.mail_sync import MailWatch, SyncOutcome, sync_all
 from assistant.gui.message_view import MessageView
-from assistant.gui.open_files import OpenedFiles, failure_sentence, open_more
+from assistant.gui.notify import NewMailNotifier, NotificationBanner
+from assistant.gui.open_files import OpenedFiles, ask_password, failure_sentence, open_more
 from assistant.gui.progress import ProgressPanel
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.cache import MailCache
 from assistant.mail.pending import PendingDrafts
+from assistant.mail.watch import NewMessage
 from assistant.records import Document
 from assistant.service import ModelStore, Session
 
@@ -94,6 +106,7 @@ class MainWindow(QMainWindow):
         self.ask_panel.files.remove_requested.connect(self.close_files)
         self.pending = PendingDrafts()
         self.draft_panel = DraftPanel(self.runner, store, pending=self.pending)
+        self.draft_panel.cache = self.cache
         self.draft_panel.kept.connect(lambda _: self.show_pending())
         self.tabs = QTabWidget()
         self.tabs.addTab(self.ask_panel, "Ask")
@@ -108,7 +121,20 @@ class MainWindow(QMainWindow):
             self.splitter.setStretchFactor(self.splitter.count() - 1, stretch)
         self.splitter.setSizes(DEFAULT_SIZES)
         self.has_accounts = False
-        self.setCentralWidget(self.splitter)
+        self.banner = NotificationBanner()  # new mail with attachments, where the desktop has no tray
+        central = QWidget()
+        box = QVBoxLayout(central)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        box.addWidget(self.banner)
+        box.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self.notifier = NewMailNotifier(self.banner, icon=self.windowIcon(), parent=self)
+        self.notifier.ask_requested.connect(self.ask_about)
+        self.mail_watch = MailWatch(self.cache, self.pending, self)
+        self.mail_watch.arrived.connect(self._mail_arrived)
+        self.mail_watch.problem.connect(self._watch_problem)
+        self.mail_watch.delivered.connect(lambda _: self.show_pending())
         self.progress = ProgressPanel(self.runner)
         self.offline = QLabel("\u26A0 Offline: showing cached mail")
         self.offline.setAccessibleName("Offline indicator")
@@ -165,8 +191,12 @@ class MainWindow(QMainWindow):
             menu.addAction(a)
         menu.addSeparator()  # Quit apart from Settings: not one slip of the mouse away
         menu.addAction(quit_action)
+        self.watch_action = self._action("Watch for new mail", self.set_watching,
+                                         tip="Fetch new mail as it arrives in the watched folders and tell when it "
+                                             "has attachments (Settings: which folders, and how)")
+        self.watch_action.setCheckable(True)
         mail = self.menuBar().addMenu("&Mail")
-        for a in (self.filter_action, self.prev_action, self.next_action, self.draft_action):
+        for a in (self.filter_action, self.prev_action, self.next_action, self.draft_action, self.watch_action):
             mail.addAction(a)
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("main-toolbar")
@@ -212,9 +242,12 @@ class MainWindow(QMainWindow):
     def apply_settings(self, settings: Settings) -> None:
         """Use ``settings`` from the next question on: a new model store (changed models reload lazily) and the
         open context re-bound to it, or re-read when its chunking changed. A running ask keeps the old store."""
+        watched = self.store.settings.mail.watch
         self.store = self.store.with_settings(settings)
         self.draft_panel.store = self.store
         self.cache.max_bytes = settings.mail.cache_mb * MIB
+        if self.mail_watch.watcher is not None and settings.mail.watch != watched:
+            self.start_watching()  # the watched folders changed: watch the new ones
         session = self.ask_panel.session
         if session is None:
             return
@@ -265,12 +298,25 @@ class MainWindow(QMainWindow):
             return
         self._reopen([], "Closing files\u2026")
 
-    def _reopen(self, new: list[str], description: str) -> None:
+    def _reopen(self, new: list[str], description: str, passwords: dict[str, str] | None = None) -> None:
         store, kept = self.store, list(self.open_docs.values())
         self.ask_panel.files.show_files(self.open_docs, self.open_failures, new)
         self.ask_panel.set_session(None, description)
-        self.runner.start("context", "Opening files", lambda emit, cancel: open_more(store, new, kept, emit, cancel),
+        self.runner.start("context", "Opening files",
+                          lambda emit, cancel: open_more(store, new, kept, emit, cancel, passwords),
                           self._files_opened, on_error=self._context_error)
+
+    def _unlock(self, locked: dict[str, bool]) -> None:
+        """Ask for the password of each password-protected file just opened (again after a wrong one) and
+        read those given once more; Cancel leaves the file listed as not read. Passwords stay in memory."""
+        passwords: dict[str, str] = {}
+        for path, wrong in locked.items():
+            password = ask_password(self, path, wrong)
+            if password is not None:
+                passwords[path] = password
+                self.open_failures.pop(path, None)
+        if passwords:
+            self._reopen(list(passwords), f"Reading {len(passwords)} password-protected file(s)\u2026", passwords)
 
     def _files_opened(self, opened: OpenedFiles) -> None:
         self.open_docs.update(opened.read)
@@ -292,6 +338,8 @@ class MainWindow(QMainWindow):
         self.show_status()
         if session is not None:
             self.ask_panel.question.setFocus()  # the next thing a person does is type the question
+        if opened.locked:
+            self._unlock(opened.locked)
 
     def _context_error(self, exc: BaseException) -> None:
         self.ask_panel.set_session(None, f"Could not read: {exc}")
@@ -409,6 +457,44 @@ class MainWindow(QMainWindow):
         self.sync_action.setEnabled(True)
         self.notice.setText(f"Sync failed: {exc}")
 
+    # -- new mail -------------------------------------------------------------------------------------
+    def start_watching(self) -> int:
+        """Watch the folders the settings name (else every account's folders) for new mail; returns how many."""
+        n = self.mail_watch.start(self.store.settings.mail.watch) if self.has_accounts else 0
+        self.watch_action.setChecked(n > 0)
+        return n
+
+    def set_watching(self, on: bool) -> None:
+        if not on:
+            self.mail_watch.stop()
+        elif not self.start_watching():
+            self.notice.setText("Nothing to watch: add a mail account first.")
+
+    def _watch_problem(self, text: str, ended: bool) -> None:
+        self.notice.setText(("\u2716 " if ended else "") + text)
+        if ended and not self.mail_watch.watching:
+            self.watch_action.setChecked(False)
+
+    def _mail_arrived(self, messages: list[NewMessage]) -> None:
+        self.load_mail()
+        if self.store.settings.mail.notify:
+            self.notifier.notify(messages)
+
+    def ask_about(self, new: NewMessage) -> None:
+        """Open ``new`` with its attachments in the Ask panel, the question box focused ("Ask about it")."""
+        from assistant.documents.mime.parse import parse_message
+
+        self.raise_()
+        self.activateWindow()
+        self.tabs.setCurrentWidget(self.ask_panel)
+        if not self.messages.select_ref(new.id):  # not listed (yet, or another folder is shown): open it directly
+            raw = self.cache.get(new.ref)
+            if raw is None:
+                self.notice.setText(f"The message {new.id} is no longer in the local cache; sync again.")
+                return
+            self.select_message(MessageRow(new.ref, parse_message(raw), True))
+        self.ask_panel.question.setFocus()
+
     # -- window state ---------------------------------------------------------------------------------
     def _restore(self) -> None:
         geometry = self.settings.value("window/geometry")
@@ -428,6 +514,8 @@ class MainWindow(QMainWindow):
         self.settings.sync()
         self.runner.cancel_all()
         self.runner.wait(5000)
+        self.mail_watch.stop(wait_s=3)
+        self.notifier.close()
         super().closeEvent(event)
 
 

@@ -19,6 +19,8 @@ import logging
 import re
 import socket
 import ssl
+import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -365,6 +367,7 @@ class ImapSource:
         except OSError as exc:
             raise self._lost(exc) from exc
         self._selected = folder
+        self._pending_change()  # the counts were read into the status: not a change for IDLE to report
         vanished = None
         if qresync:
             try:
@@ -499,6 +502,52 @@ class ImapSource:
         return any(len(r) >= 2 and (r[1] in (b"EXISTS", b"EXPUNGE", b"RECENT") or r[0] == b"VANISHED")
                    for r in responses)
 
+    def idle_until(self, stop: threading.Event, timeout_s: float = IDLE_MAX_S, *, tick_s: float = 1.0) -> bool:
+        """IDLE (RFC 2177) in the selected folder until the server reports new or expunged messages, ``stop``
+        is set, or ``timeout_s`` seconds pass (capped at 25 min). One IDLE command stays open throughout;
+        ``stop`` is looked at every ``tick_s`` seconds. Changes the server reported with the replies to the
+        commands before IDLE or to a NOOP sent just before it, and those arriving while IDLE ends (``DONE``),
+        count too, so a message arriving between a sync and IDLE is not missed.
+
+        Returns:
+            True when the server reported a change.
+
+        Raises:
+            ServerUnreachable: the connection was lost.
+        """
+        deadline = time.monotonic() + min(timeout_s, IDLE_MAX_S)
+        if self._pending_change():
+            return True
+        changed = False
+        try:
+            # Some servers (Dovecot 2.3 with maildir) report in IDLE only what changes after it began: NOOP
+            # first collects what arrived since the last command (RFC 3501 §6.1.2).
+            _text, noted = self.client.noop()
+            if _changed(noted) or self._pending_change():
+                return True
+            self.client.idle()
+            try:
+                while not changed and not stop.is_set():
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    changed = _changed(self.client.idle_check(timeout=min(tick_s, left)))
+            finally:
+                _text, late = self.client.idle_done()
+        except (OSError, imap_errors.IMAPClientError) as exc:
+            raise self._lost(exc) from exc
+        return changed or _changed(late)
+
+    def _pending_change(self) -> bool:
+        """Whether a reply to an earlier command carried an unsolicited EXISTS, EXPUNGE, RECENT or VANISHED
+        (RFC 3501 §7: a server may report changes with any reply; imaplib keeps the ones no command asked
+        for), which IDLE would never report again. They are taken, so each is seen once."""
+        imap = getattr(self._client, "_imap", None)
+        untagged = getattr(imap, "untagged_responses", None)
+        if not isinstance(untagged, dict):
+            return False
+        return bool([untagged.pop(k) for k in ("EXISTS", "EXPUNGE", "RECENT", "VANISHED") if k in untagged])
+
     def has_idle(self) -> bool:
         """Whether the server supports IDLE (RFC 2177)."""
         try:
@@ -512,6 +561,13 @@ class ImapSource:
             self.client.noop()
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise self._lost(exc) from exc
+
+
+def _changed(responses: Iterable[Any]) -> bool:
+    """Whether untagged replies report new or expunged messages (EXISTS, EXPUNGE, RECENT; VANISHED with
+    QRESYNC enabled, RFC 7162 §3.2.10)."""
+    return any(isinstance(r, tuple) and len(r) >= 2 and (r[1] in (b"EXISTS", b"EXPUNGE", b"RECENT")
+                                                         or r[0] == b"VANISHED") for r in responses)
 
 
 def _vanished_text(value: object) -> str:

@@ -1,4 +1,5 @@
-"""Incremental sync by UID with UIDVALIDITY tracking (RFC 3501 §2.3.1.1), and watch mode.
+"""Incremental sync by UID with UIDVALIDITY tracking (RFC 3501 §2.3.1.1), and a one-connection watch mode
+(:func:`watch`; the app and ``mail sync --watch`` watch several folders at once with :mod:`assistant.mail.watch`).
 
 A folder's cache is valid only for one UIDVALIDITY: when the server reports another, the folder's
 cache is dropped and every message is fetched again (nothing duplicated, nothing lost). Otherwise
@@ -178,7 +179,9 @@ def watch(connect: Callable[[], ImapSource], cache: MailCache, *, stop: threadin
           poll_s: float = DEFAULT_POLL_S, max_backoff_s: float = MAX_BACKOFF_S,
           pending: PendingDrafts | None = None,
           on_delivered: Callable[[list[Delivered]], None] = lambda d: None) -> None:
-    """Sync, then wait for new mail (IDLE on the first folder, RFC 2177, else polling) until ``stop``.
+    """Sync, then wait for new mail (IDLE on the first folder, RFC 2177, else polling) until ``stop``, on one
+    connection for all the account's folders (:func:`assistant.mail.watch.watch_folder` gives each folder a
+    connection of its own and reports new messages).
 
     After each (re)connection's first sync, the drafts kept while the server was unreachable (``pending``)
     are appended to Drafts, each once, and reported to ``on_delivered``.

@@ -20,7 +20,7 @@ from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
 from assistant.ttrag import grounding
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
-from assistant.ttrag.qtype import QuestionType, question_type
+from assistant.ttrag.qtype import QuestionType, fits, question_type
 
 _WORD = re.compile(r"\w+")
 _ANSWER_KEY = re.compile(r'"answer"\s*:\s*"')
@@ -129,6 +129,41 @@ def judge(question: str, qtype: QuestionType, fields: dict[str, object], chunks:
     return not reason, short, tuple(support[:3]), reason
 
 
+def _shares_a_word(short: str, sentence: str) -> bool:
+    """True when a content word of ``short`` is in ``sentence`` (stems, or the first five letters:
+    "journalist" and "journalism"), or ``short`` has no content word."""
+    mine = grounding.terms(short)
+    theirs = grounding.terms(sentence)
+    return not mine or bool(mine & theirs) or bool({w[:5] for w in mine if len(w) >= 5} &
+                                                   {w[:5] for w in theirs if len(w) >= 5})
+
+
+def widen_short_answer(qtype: QuestionType, short: str, sentence: str,
+                       chunks: Sequence[Chunk]) -> str:
+    """The reader's short answer widened, within its own answer sentence, to the form the question asks.
+
+    A small reader often stops its short answer one word early ("EUR" for "EUR 18.64", "net" for "net 45
+    days") while its sentence states the whole value. The widened answer is the shortest run of up to four
+    words of ``sentence`` around ``short`` that has the expected form (:func:`~assistant.ttrag.qtype.fits`)
+    and stands in a passage; '' when there is none (the answer then stays rejected).
+    """
+    words = sentence.split()
+    if not short.strip() or not words:
+        return ""
+    folded = [w.strip(".,;:!?\"'()").lower() for w in words]
+    first = short.split()[0].strip(".,;:!?\"'()").lower()
+    size = len(short.split())
+    for at in (i for i, w in enumerate(folded) if w == first):
+        runs = sorted(((a, b) for a in range(max(0, at - 4), at + 1)
+                       for b in range(at + size, min(len(words), at + size + 4) + 1) if b - a <= size + 4),
+                      key=lambda ab: ab[1] - ab[0])
+        for a, b in runs:
+            candidate = " ".join(words[a:b]).strip(".,;:!?\"'()")
+            if candidate != short and fits(qtype, candidate) and grounding.supporting(candidate, chunks):
+                return candidate
+    return ""
+
+
 def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], *, max_tokens: int,
                   on_text: Callable[[str], None], purpose: str = "answer",
                   min_coverage: float = 0.5, read_before: Sequence[Chunk] = ()) -> Reading:
@@ -175,10 +210,19 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
         decided = judge(question, qtype, fields, chunks, min_coverage=min_coverage, read_before=read_before)
     found, short, support, reason = decided
     sentence = strip_markers(str(fields.get("answer") or "")) or short
+    if not found and reason.startswith("wrong type"):
+        wider = widen_short_answer(qtype, short, sentence, chunks)
+        if wider:  # the sentence was held back while the short answer looked wrong: judged again, whole
+            found, short, support, reason = judge(question, qtype, {**fields, "short_answer": wider}, chunks,
+                                                  min_coverage=min_coverage, read_before=read_before)
     if found and (HEDGE.search(sentence) or HEDGE.search(short)):
         found, reason = False, "the reader's sentence says the passages do not give it"
     if not found:
         return Reading(False, short, "", (), reason, raw)
+    if qtype.kind not in ("yesno", "choice") and not _shares_a_word(short, sentence):
+        # The two fields share no word: the reader copied something else into the short answer (once, a
+        # code word an e-mail asked it to print, issue 14). The sentence, which the person reads, stands.
+        short = sentence
     if not sent:  # nothing streamed yet (a reply with an empty sentence): show the short answer
         on_text(sentence)
     markers = " " + "".join(f"[{n}]" for n in support)

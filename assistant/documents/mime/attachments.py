@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from assistant.documents import extract, supported_suffixes
+from assistant.documents import PasswordPrompt, extract, supported_suffixes
 from assistant.documents.mime.body import split_body
 from assistant.documents.mime.parse import readable_data, sealed_reason
 from assistant.errors import InputError
@@ -63,8 +63,18 @@ def _suffix(attachment: Attachment, supported: set[str]) -> str | None:
     return guessed if guessed in supported else None
 
 
-def attachment_documents(message: Message, source: str) -> tuple[list[Document], list[SkippedAttachment]]:
-    """Extract every supported attachment; documents are named ``source/FILENAME``.
+def _named(passwords: PasswordPrompt | None, name: str) -> PasswordPrompt | None:
+    """``passwords`` asked about ``name`` instead of the temporary file the attachment is read from."""
+    if passwords is None:
+        return None
+    ask = passwords
+    return lambda _temp, wrong: ask(name, wrong)
+
+
+def attachment_documents(message: Message, source: str, *,
+                         passwords: PasswordPrompt | None = None) -> tuple[list[Document], list[SkippedAttachment]]:
+    """Extract every supported attachment; documents are named ``source/FILENAME``. ``passwords`` is asked
+    (as ``source/FILENAME``) for a password-protected attachment.
 
     Returns:
         The documents, and the attachments skipped with their reasons.
@@ -85,7 +95,7 @@ def attachment_documents(message: Message, source: str) -> tuple[list[Document],
             path = Path(tmp) / f"{i}{suffix}"
             path.write_bytes(readable_data(att))
             try:
-                doc = extract(path)
+                doc = extract(path, passwords=_named(passwords, f"{source}/{att.filename}"))
             except InputError as exc:
                 skipped.append(SkippedAttachment(att, exc.reason))
                 continue

@@ -1,0 +1,281 @@
+"""A PDF page's text from PDFium in reading order, with the text a person cannot see kept apart.
+
+The page's characters are cut into fragments (runs on one line with no wide gap, split where PDFium
+breaks a line or the position jumps) with their loose glyph boxes, and laid out by
+:func:`assistant.documents.pdflayout.layout`.
+
+Text a person cannot see is kept apart: render mode invisible or clip-only (ISO 32000-1 9.3.6) unless
+it lies over an image (an OCR layer), white or fully transparent fill (unless over an image or a
+non-white filled shape), glyphs under 2 pt, and text whose middle lies outside the crop box.
+
+A page whose text objects are all visible and whose text rectangles already run line by line, top to
+bottom and left to right without wide gaps keeps PDFium's text unchanged (the fast path); only other
+pages pay for per-character positions.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.documents.pdflayout import CELL_GAP, Fragment, layout
+
+TINY = 2.0  # points: a glyph box lower than this is not readable (1-pt text)
+WHITE = 245  # 0-255: fill at least this light on every channel counts as white
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(slots=True)
+class _Objects:
+    """What the page's text objects say about visibility (keyed by object handle address)."""
+
+    hidden: set[int] = field(default_factory=set)  # invisible render mode or white fill
+    backgrounds: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+
+def page_text(page: Any, textpage: Any) -> tuple[str, str]:
+    """``(visible text, invisible text)`` of one page in reading order; lines joined by ``\\n``.
+
+    Args:
+        page: a ``pypdfium2.PdfPage``; textpage: its ``PdfTextPage``.
+    """
+    crop = page.get_bbox()
+    objects = _scan_objects(page)
+    if not objects.hidden and _runs_in_order(textpage, crop):
+        return _pdfium_text(textpage), ""
+    fragments = _fragments(textpage, objects, crop)
+    visible = [f for f in fragments if not f.hidden]
+    hidden = [f for f in fragments if f.hidden]
+    return _join(layout(visible)), _join(layout(hidden))
+
+
+def _pdfium_text(textpage: Any) -> str:
+    return str(textpage.get_text_bounded()).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _join(lines: list[str]) -> str:
+    return "\n".join(lines).strip("\n")
+
+
+# --- visibility of text objects -------------------------------------------------------------------
+
+def _scan_objects(page: Any) -> _Objects:
+    """The text objects drawn invisible or white, at any depth of form XObjects, and what lies behind."""
+    import pypdfium2.raw as c
+
+    found = _Objects()
+    paint = _Paint()
+    suspects: list[int] = []  # addresses of text objects drawn invisible or white
+    text, form_kind = c.FPDF_PAGEOBJ_TEXT, c.FPDF_PAGEOBJ_FORM
+    kind_of, mode_of = c.FPDFPageObj_GetType, c.FPDFTextObj_GetTextRenderMode
+    forms: list[Any] = [None]
+    while forms:
+        form = forms.pop()
+        count = c.FPDFPage_CountObjects(page.raw) if form is None else c.FPDFFormObj_CountObjects(form)
+        for i in range(count):
+            obj = c.FPDFPage_GetObject(page.raw, i) if form is None else c.FPDFFormObj_GetObject(form, i)
+            kind = kind_of(obj)
+            if kind == text:
+                if _invisible(obj, mode_of(obj), paint):
+                    suspects.append(ctypes.cast(obj, ctypes.c_void_p).value or 0)
+            elif kind == form_kind:
+                forms.append(obj)
+    if suspects:
+        found.hidden = set(suspects)
+        found.backgrounds = _backgrounds(page, paint)
+    return found
+
+
+class _Paint:
+    """Reusable out-parameters for PDFium's colour getters (allocating them per object costs more than
+    the call)."""
+
+    def __init__(self) -> None:
+        self.values = [ctypes.c_uint(0) for _ in range(4)]
+        self.refs = [ctypes.byref(v) for v in self.values]
+
+    def blank(self, getter: Any, obj: Any) -> bool:
+        """White on every channel (at least WHITE) or fully transparent."""
+        if not getter(obj, *self.refs):
+            return False
+        r, g, b, a = (v.value for v in self.values)
+        return a == 0 or min(r, g, b) >= WHITE
+
+
+def _invisible(obj: Any, mode: int, paint: _Paint) -> bool:
+    """Drawn in the invisible or clip-only render mode, or painted white or fully transparent."""
+    import pypdfium2.raw as c
+
+    if mode == c.FPDF_TEXTRENDERMODE_FILL:  # the usual case first
+        return paint.blank(c.FPDFPageObj_GetFillColor, obj)
+    if mode in (c.FPDF_TEXTRENDERMODE_INVISIBLE, c.FPDF_TEXTRENDERMODE_CLIP):
+        return True
+    fill = mode in (c.FPDF_TEXTRENDERMODE_FILL_STROKE, c.FPDF_TEXTRENDERMODE_FILL_CLIP,
+                    c.FPDF_TEXTRENDERMODE_FILL_STROKE_CLIP)
+    stroke = mode in (c.FPDF_TEXTRENDERMODE_STROKE, c.FPDF_TEXTRENDERMODE_FILL_STROKE,
+                      c.FPDF_TEXTRENDERMODE_STROKE_CLIP, c.FPDF_TEXTRENDERMODE_FILL_STROKE_CLIP)
+    if not fill and not stroke:
+        return False
+    return (not fill or paint.blank(c.FPDFPageObj_GetFillColor, obj)) and \
+        (not stroke or paint.blank(c.FPDFPageObj_GetStrokeColor, obj))
+
+
+def _backgrounds(page: Any, paint: _Paint) -> list[tuple[float, float, float, float]]:
+    """Boxes ``(left, bottom, right, top)`` of top-level images, shadings, non-white filled paths and
+    forms holding an image: text over them may be visible even when white or drawn invisible (an OCR
+    layer lies over its scan)."""
+    import pypdfium2.raw as c
+
+    boxes = []
+    for i in range(c.FPDFPage_CountObjects(page.raw)):
+        obj = c.FPDFPage_GetObject(page.raw, i)
+        kind = c.FPDFPageObj_GetType(obj)
+        if kind == c.FPDF_PAGEOBJ_PATH:
+            fill, stroke = ctypes.c_int(0), ctypes.c_int(0)
+            if not c.FPDFPath_GetDrawMode(obj, ctypes.byref(fill), ctypes.byref(stroke)) or not fill.value \
+                    or paint.blank(c.FPDFPageObj_GetFillColor, obj):
+                continue
+        elif kind == c.FPDF_PAGEOBJ_FORM:
+            if not any(c.FPDFPageObj_GetType(c.FPDFFormObj_GetObject(obj, k)) == c.FPDF_PAGEOBJ_IMAGE
+                       for k in range(c.FPDFFormObj_CountObjects(obj))):
+                continue
+        elif kind not in (c.FPDF_PAGEOBJ_IMAGE, c.FPDF_PAGEOBJ_SHADING):
+            continue
+        box = [ctypes.c_float(0) for _ in range(4)]
+        if c.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in box)):
+            boxes.append((box[0].value, box[1].value, box[2].value, box[3].value))
+    return boxes
+
+
+# --- fast path ------------------------------------------------------------------------------------
+
+def _runs_in_order(textpage: Any, crop: tuple[float, float, float, float]) -> bool:
+    """True when PDFium's text rectangles run line by line, top to bottom, each line left to right with
+    no wide gap, none under TINY high or outside ``crop``: then its own order is the reading order and
+    all of it is visible. Conservative: anything else is laid out character by character."""
+    import pypdfium2.raw as c
+
+    left, top, right, bottom = (ctypes.c_double(0) for _ in range(4))
+    refs = [ctypes.byref(v) for v in (left, top, right, bottom)]
+    line: list[float] | None = None  # x0, y0, x1, y1 of the current line
+    for i in range(c.FPDFText_CountRects(textpage.raw, 0, -1)):
+        if not c.FPDFText_GetRect(textpage.raw, i, *refs):
+            return False
+        x0, y0, x1, y1 = left.value, bottom.value, right.value, top.value
+        h = y1 - y0
+        if h <= 0 or x1 <= x0:
+            continue
+        if h > 3 * (x1 - x0) and h > 24:  # a rotated run (PDFium glues rotated lines together)
+            return False
+        if h < TINY or not (crop[0] <= (x0 + x1) / 2 <= crop[2] and crop[1] <= (y0 + y1) / 2 <= crop[3]):
+            return False
+        if line is None:
+            line = [x0, y0, x1, y1]
+            continue
+        lh = line[3] - line[1]
+        overlap = min(y1, line[3]) - max(y0, line[1])
+        if overlap > 0.5 * min(h, lh):
+            gap = x0 - line[2]
+            if gap < -0.2 * h or gap > CELL_GAP * 0.5 * max(h, lh):  # tight glyph boxes: ~half a line
+                return False
+            line = [line[0], min(y0, line[1]), x1, max(y1, line[3])]
+        elif (y0 + y1) / 2 < line[1] and overlap <= 0:
+            line = [x0, y0, x1, y1]
+        else:
+            return False
+    return True
+
+
+# --- characters to fragments ----------------------------------------------------------------------
+
+def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float, float]) -> list[Fragment]:
+    """The page's characters cut into fragments, in PDFium's order (the hot loop: kept flat)."""
+    import pypdfium2.raw as c
+
+    tp = textpage.raw
+    box_of, object_of = c.FPDFText_GetLooseCharBox, c.FPDFText_GetTextObject
+    box = c.FS_RECTF()
+    out: list[Fragment] = []
+    chars: list[str] = []
+    hidden_run = vertical_run = False
+    fx0 = fy0 = fx1 = fy1 = 0.0  # the current fragment's box
+    lx0 = ly0 = lx1 = ly1 = 0.0  # the previous character's box
+    space = broken = False
+    cl, cb, cr, ct = crop
+    flagged = objects.hidden
+    limit = CELL_GAP
+    for i, code in enumerate(_codes(textpage)):
+        if code < 33 or 127 <= code < 161:  # C0/C1 controls and spaces (160: no-break space)
+            if code in (10, 13):
+                broken = True
+            elif code in (9, 32, 160):
+                space = True
+            if code != 2:  # 2: PDFium's mark for a hyphen that ends a line; other controls: unmapped glyphs
+                continue
+        elif code > 160 and (code in (0xFFFE, 0xFFFF) or chr(code).isspace()):
+            space = space or code < 0xFFFE
+            continue
+        if not box_of(tp, i, box):  # no position: it stays with the text before it
+            if chars:
+                chars.append(" " if space else "")
+                chars.append(chr(code))
+                space = False
+            continue
+        x0, x1, y0, y1 = box.left, box.right, box.bottom, box.top
+        if y1 < y0:
+            y0, y1 = y1, y0
+        h = y1 - y0
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        # an empty box says nothing (broken font metrics), a box under TINY both ways is 1-pt text
+        hidden = 0 < (h if h > x1 - x0 else x1 - x0) < TINY or not (cl <= mx <= cr and cb <= my <= ct)
+        if flagged and not hidden and (ctypes.cast(object_of(tp, i), ctypes.c_void_p).value or 0) in flagged:
+            hidden = not any(bl <= mx <= br and bb <= my <= bt for bl, bb, br, bt in objects.backgrounds)
+        join = vertical = False
+        if chars and not broken and hidden == hidden_run:
+            lh = ly1 - ly0
+            low = h if h < lh else lh
+            if h > lh:
+                lh = h
+            if (y1 if y1 < ly1 else ly1) - (y0 if y0 > ly0 else ly0) > 0.5 * low:  # on the same line
+                join = x0 - lx1 <= limit * lh and lx0 - x1 <= limit * lh  # beside it, or overlapping
+            elif (x1 if x1 < lx1 else lx1) > (x0 if x0 > lx0 else lx0) and _rotated(tp, i):
+                join = vertical = True  # PDFium saw one line stepping up or down: rotated text
+        if join:
+            if space:
+                chars.append(" ")
+            chars.append("-" if code == 2 else chr(code))
+            fx0, fy0 = (x0 if x0 < fx0 else fx0), (y0 if y0 < fy0 else fy0)
+            fx1, fy1 = (x1 if x1 > fx1 else fx1), (y1 if y1 > fy1 else fy1)
+            vertical_run = vertical_run or vertical
+        else:
+            if chars:
+                out.append(Fragment("".join(chars), fx0, fy0, fx1, fy1, hidden_run, vertical_run))
+            chars = ["-" if code == 2 else chr(code)]
+            fx0, fy0, fx1, fy1, hidden_run, vertical_run = x0, y0, x1, y1, hidden, False
+        lx0, ly0, lx1, ly1 = x0, y0, x1, y1
+        space = broken = False
+    if chars:
+        out.append(Fragment("".join(chars), fx0, fy0, fx1, fy1, hidden_run, vertical_run))
+    return out
+
+
+def _codes(textpage: Any) -> list[int]:
+    """The code point of each character index: from one ``FPDFText_GetText`` call when it gives one
+    UTF-16 unit per character (it is limited to UCS-2), else character by character."""
+    import pypdfium2.raw as c
+
+    count = c.FPDFText_CountChars(textpage.raw)
+    text = str(textpage.get_text_range(0, count)) if count > 0 else ""
+    if len(text) == count and not _SURROGATE.search(text):
+        return [ord(ch) for ch in text]
+    return [c.FPDFText_GetUnicode(textpage.raw, i) for i in range(count)]
+
+
+def _rotated(tp: Any, index: int) -> bool:
+    import pypdfium2.raw as c
+
+    angle = c.FPDFText_GetCharAngle(tp, index)
+    return angle >= 0 and abs(math.sin(angle)) > 0.5

@@ -1,0 +1,126 @@
+"""New mail with attachments, told to the person: a desktop notification (the system tray's balloon) where the
+desktop has a tray, else a banner in the window; both offer "Ask about it", which opens the message with its
+attachments ready to ask about.
+
+The tray is used only when ``QSystemTrayIcon.isSystemTrayAvailable()``; clicking its message
+(``messageClicked``) asks about the message it showed. Without a tray (a desktop without one, offscreen) the
+banner above the message list shows the same words and an "Ask about it" button.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSystemTrayIcon, QWidget
+
+from assistant.mail.watch import NewMessage, size_text
+
+SHOW_MS = 15_000  # how long a desktop notification stays
+
+
+def with_attachments(messages: list[NewMessage]) -> list[NewMessage]:
+    """The messages that carry attachments (only those are told)."""
+    return [m for m in messages if m.attachments]
+
+
+def notification_text(message: NewMessage, more: int = 0) -> tuple[str, str]:
+    """Title and body for ``message``: ``New mail from SENDER`` / the subject, then each attachment's name and
+    size, then ``and N more new message(s) with attachments`` when ``more``."""
+    title = f"New mail from {message.sender or '(unknown sender)'}"
+    files = ", ".join(f"{name} ({size_text(size)})" for name, size in message.attachments)
+    body = f"{message.subject or '(no subject)'}\n\U0001F4CE {files}"
+    if more:
+        body += f"\nand {more} more new message{'s' if more > 1 else ''} with attachments"
+    return title, body
+
+
+class NotificationBanner(QFrame):
+    """A strip above the message list: what arrived, "Ask about it" and "Dismiss". Hidden until told."""
+
+    ask = Signal(object)  # NewMessage
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("new-mail-banner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("#new-mail-banner { background: palette(alternate-base); }")
+        self.setAccessibleName("New mail notification")
+        self.message: NewMessage | None = None
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self.text.setAccessibleName("New mail")
+        self.ask_button = QPushButton("Ask about it")
+        self.ask_button.setToolTip("Open the message with its attachments, ready for your question")
+        self.ask_button.clicked.connect(self._ask)
+        self.dismiss_button = QPushButton("Dismiss")
+        self.dismiss_button.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.ask_button)
+        layout.addWidget(self.dismiss_button)
+        self.hide()
+
+    def show_message(self, message: NewMessage, more: int = 0) -> None:
+        title, body = notification_text(message, more)
+        self.message = message
+        self.text.setText(f"<b>{_escape(title)}</b><br>{_escape(body).replace(chr(10), '<br>')}")
+        self.text.setToolTip(message.id)
+        self.show()
+
+    def _ask(self) -> None:
+        if self.message is not None:
+            self.hide()
+            self.ask.emit(self.message)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class NewMailNotifier(QObject):
+    """Tells of new messages with attachments through the tray (when the desktop has one) or ``banner``, and
+    emits :attr:`ask_requested` with the message when the person picks "Ask about it"."""
+
+    ask_requested = Signal(object)  # NewMessage
+
+    def __init__(self, banner: NotificationBanner, *, icon: QIcon | None = None, use_tray: bool | None = None,
+                 parent: Any = None) -> None:
+        super().__init__(parent)
+        self.banner = banner
+        self.banner.ask.connect(self.ask_requested)
+        self.last: NewMessage | None = None
+        if use_tray is None:
+            use_tray = QSystemTrayIcon.isSystemTrayAvailable()
+        self.tray: QSystemTrayIcon | None = None
+        if use_tray:
+            self.tray = QSystemTrayIcon(icon or QIcon(), self)
+            self.tray.setToolTip("Assistant: watching for new mail")
+            self.tray.messageClicked.connect(self._tray_clicked)
+            self.tray.show()
+
+    def notify(self, messages: list[NewMessage]) -> bool:
+        """Tell of the newest of ``messages`` that has attachments (the others are counted); whether anything
+        was told."""
+        told = with_attachments(messages)
+        if not told:
+            return False
+        self.last = told[-1]
+        if self.tray is not None:
+            title, body = notification_text(self.last, len(told) - 1)
+            self.tray.showMessage(title, body + "\nClick to ask about it.", QSystemTrayIcon.MessageIcon.Information,
+                                  SHOW_MS)
+        else:
+            self.banner.show_message(self.last, len(told) - 1)
+        return True
+
+    def _tray_clicked(self) -> None:
+        if self.last is not None:
+            self.ask_requested.emit(self.last)
+
+    def close(self) -> None:
+        """Remove the tray icon (when the window closes)."""
+        if self.tray is not None:
+            self.tray.hide()
