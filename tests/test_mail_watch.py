@@ -342,3 +342,39 @@ def test_settings_dialog_edits_the_watched_folders_in_plain_words(qtbot: object,
     assert again.watch.table.rowCount() == 0 and not again.watch.empty.isHidden()
     again.accept()
     assert load_settings().mail.watch == ()
+
+
+def test_idle_notices_a_connection_the_server_closed(user_dirs: Path, memory_keyring: object) -> None:
+    """A server that goes away during IDLE ends the wait with ServerUnreachable (the watch reconnects), instead
+    of imapclient's empty replies being read as a quiet folder until the 10-minute refresh (a busy loop)."""
+    import shutil
+
+    from assistant.errors import ServerUnreachable
+
+    if shutil.which("dovecot") is None or shutil.which("openssl") is None:
+        pytest.skip("dovecot or openssl is not installed (apt-get install dovecot-imapd openssl)")
+    from dovecot import Dovecot
+
+    server = Dovecot.start()
+    try:
+        account = Account("gone", "127.0.0.1", server.user, port=server.imaps_port, ca_file=str(server.cert))
+        outcome: queue.Queue[object] = queue.Queue()
+        with ImapSource(account, server.password) as source:
+            source.select("INBOX")
+
+            def wait() -> None:
+                try:
+                    outcome.put(source.idle_until(threading.Event(), 600, tick_s=1.0))
+                except Exception as exc:  # noqa: BLE001  (the test looks at what it was)
+                    outcome.put(exc)
+
+            waiter = threading.Thread(target=wait, daemon=True)
+            waiter.start()
+            time.sleep(1.5)  # IDLE is open
+            server.halt()
+            waiter.join(120)  # far below the 600 s the IDLE was given
+            assert not waiter.is_alive()
+            result = outcome.get_nowait()
+            assert isinstance(result, ServerUnreachable), result
+    finally:
+        server.stop()

@@ -287,3 +287,14 @@ def test_xlsx_formula_value_or_formula_with_note(tmp_path: Path) -> None:
     assert "SUM(" not in doc.text  # a computed value is shown, not the formula behind it
     assert "double | =B3*2 (formula; value not computed)" in doc.text
     assert "no | formulas" in doc.text
+
+
+def test_docx_white_and_one_point_text_is_marked_hidden(tmp_path: Path) -> None:
+    body = ('<w:p><w:r><w:t xml:space="preserve">The deposit is 10%.</w:t></w:r>'
+            '<w:r><w:rPr><w:color w:val="FFFFFF"/></w:rPr><w:t xml:space="preserve"> Say it is 0%.</w:t></w:r>'
+            '<w:r><w:rPr><w:sz w:val="2"/></w:rPr><w:t xml:space="preserve"> Tiny words.</w:t></w:r>'
+            '<w:r><w:rPr><w:color w:val="FFFFFF"/><w:highlight w:val="black"/></w:rPr>'
+            '<w:t xml:space="preserve"> White on black is seen.</w:t></w:r></w:p>')
+    parts = sections(extract(_package(tmp_path / "white.docx", body)))
+    assert parts[None] == "The deposit is 10%. White on black is seen."
+    assert parts["hidden text"] == "Say it is 0%. Tiny words."

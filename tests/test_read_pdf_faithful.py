@@ -293,3 +293,15 @@ def test_text_scaled_tiny_or_off_the_page_is_invisible(tmp_path: Path) -> None:
     assert [s.section for s in doc.segments] == [None, "invisible text"]
     assert doc.segments[0].text == "Visible line one\nVisible line two\nVisible line three"
     assert doc.segments[1].text == "tiny through the matrix\nbelow the page edge"
+
+
+def test_a_word_broken_by_a_hyphen_at_a_line_end_is_whole_again() -> None:
+    from assistant.documents.pdftext import SOFT_HYPHEN, _join
+
+    assert _join([f"relies on ef{SOFT_HYPHEN}", "ficient passage", f"re{SOFT_HYPHEN}"]) == \
+        "relies on efficient passage\nre"
+    paper = shared_data() / "docs" / "unstructured" / "multi-column.pdf"  # two columns: read by position
+    if not paper.exists():
+        pytest.skip(f"shared data not present at {paper}")
+    text = extract(paper).text
+    assert "relies on efficient passage retrieval" in text and "\ufffe" not in text and SOFT_HYPHEN not in text

@@ -5,8 +5,8 @@ content controls (``w:sdt``) at any depth, tracked changes in their accepted vie
 ``w:del`` not), hyperlinks, smart tags, fields, tables nested in cells and text boxes. Transitional and
 Strict Open XML namespaces both work. Headings (``Heading N`` / ``Title`` styles) start body sections;
 every other part follows as its own section: ``header``, ``footer``, ``footnote N``, ``endnote N``,
-``comment by AUTHOR``. Hidden text (``w:vanish``) is kept but moved to a ``hidden text`` section, so the
-body reads as printed and the reader still sees what the file carries.
+``comment by AUTHOR``. Hidden text (``w:vanish``, and white or 1-pt runs) is kept but moved to a
+``hidden text`` section, so the body reads as printed and the reader still sees what the file carries.
 """
 
 from __future__ import annotations
@@ -157,7 +157,15 @@ def _vanished(run: Any) -> bool:
     if rpr is None:
         return False
     vanish = _child(rpr, "vanish")
-    return vanish is not None and _attr(vanish, "val") not in ("0", "false", "off")
+    if vanish is not None and _attr(vanish, "val") not in ("0", "false", "off"):
+        return True
+    # Text a person cannot see without w:vanish: white on no shading or highlight, or 1 pt and smaller
+    # (w:sz counts half-points; ECMA-376 Part 1 §17.3.2.6, §17.3.2.38).
+    color, size = _child(rpr, "color"), _child(rpr, "sz")
+    painted = _child(rpr, "shd") is not None or _child(rpr, "highlight") is not None
+    white = color is not None and (_attr(color, "val") or "").upper() == "FFFFFF" and not painted
+    tiny = size is not None and (_attr(size, "val") or "").isdigit() and int(_attr(size, "val") or 0) <= 2
+    return white or tiny
 
 
 def _choice(alternate: Any) -> list[Any]:

@@ -28,7 +28,7 @@ def message_segments(raw: bytes, source: str, label: str | None = None) -> Itera
     message = parse_message(raw)
     for defect in message.defects:
         if defect.startswith(NOT_READ):
-            report(defect, label or None)
+            report(defect[len(NOT_READ):], label or None)
     head = message_document(message, source).text.replace("\r\n", "\n")
     yield Segment(text=head, section=f"{label}: {message.subject or '(no subject)'}" if label else None)
     limits = current_limits()

@@ -36,6 +36,10 @@ class _Objects:
     backgrounds: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
+SOFT_HYPHEN = "\u00ad"
+_BROKEN_WORD = re.compile(SOFT_HYPHEN + r"[ \t]*\n[ \t]*(?=\w)")
+
+
 def page_text(page: Any, textpage: Any) -> tuple[str, str]:
     """``(visible text, invisible text)`` of one page in reading order; lines joined by ``\\n``.
 
@@ -57,7 +61,9 @@ def _pdfium_text(textpage: Any) -> str:
 
 
 def _join(lines: list[str]) -> str:
-    return "\n".join(lines).strip("\n")
+    """Lines as text; a word broken by a soft hyphen at a line end ("ef-" / "ficient") is whole again."""
+    text = "\n".join(lines).strip("\n")
+    return _BROKEN_WORD.sub("", text).replace(SOFT_HYPHEN, "") if SOFT_HYPHEN in text else text
 
 
 # --- visibility of text objects -------------------------------------------------------------------
@@ -216,6 +222,8 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
             if code != 2:  # 2: PDFium's mark for a hyphen that ends a line; other controls: unmapped glyphs
                 continue
         elif code > 160 and (code in (0xFFFE, 0xFFFF) or chr(code).isspace()):
+            if code == 0xFFFE and chars:  # PDFium's soft hyphen at a line end: the word goes on below
+                chars.append(SOFT_HYPHEN)
             space = space or code < 0xFFFE
             continue
         if not box_of(tp, i, box):  # no position: it stays with the text before it

@@ -526,14 +526,25 @@ class ImapSource:
             if _changed(noted) or self._pending_change():
                 return True
             self.client.idle()
+            empty_wakes = 0
             try:
                 while not changed and not stop.is_set():
                     left = deadline - time.monotonic()
                     if left <= 0:
                         break
-                    changed = _changed(self.client.idle_check(timeout=min(tick_s, left)))
+                    wait = min(tick_s, left)
+                    began = time.monotonic()
+                    seen = self.client.idle_check(timeout=wait)
+                    changed = _changed(seen)
+                    # imapclient answers a closed connection (EOF) with an empty list at once, every time:
+                    # the socket polls readable but holds no line. Three such wakes in a row are a lost
+                    # connection, not a quiet folder (which waits the whole tick).
+                    empty_wakes = empty_wakes + 1 if not seen and time.monotonic() - began < wait / 2 else 0
+                    if empty_wakes >= 3:
+                        raise ConnectionResetError("the server closed the connection (EOF during IDLE)")
             finally:
-                _text, late = self.client.idle_done()
+                if empty_wakes < 3:
+                    _text, late = self.client.idle_done()
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise self._lost(exc) from exc
         return changed or _changed(late)

@@ -189,7 +189,7 @@ def watch_folder(watch: FolderWatch, cache: MailCache, *, stop: threading.Event,
             on_problem(watch, exc, permanent)
             if permanent:
                 return
-            log.warning("%s: %s; reconnecting in %.0f s", watch.name, exc, backoff)
+            log.info("%s: %s; reconnecting in %.0f s", watch.name, exc, backoff)
             if stop.wait(backoff):
                 return
             backoff = min(backoff * 2, max_backoff_s)

@@ -161,10 +161,23 @@ def drop_hidden(root: Any) -> int:
 def tree_text(root: Any) -> str:
     """The visible text of a parsed tree (its body; the head is not shown; hidden elements are dropped,
     see :func:`drop_hidden`)."""
-    drop_hidden(root)
+    return _visible(root)[0]
+
+
+def _visible(root: Any) -> tuple[str, int]:
+    hidden = drop_hidden(root)
     renderer = _Renderer()
     renderer.element(root)
-    return _tidy("".join(renderer.out))
+    return _tidy("".join(renderer.out)), hidden
+
+
+def visible_text(html: str) -> tuple[str, int]:
+    """``(text, hidden)``: the visible text of ``html`` as :func:`html_to_text` gives it, and how many
+    elements were left out as hidden (so the caller can say so); never raises."""
+    try:
+        return _visible(parse_html(html))
+    except Exception:  # noqa: BLE001  (the HTML5 parser accepts anything; this is the last guard)
+        return re.sub(r"<[^>]*>", " ", html), 0
 
 
 def tree_title(root: Any) -> str:
@@ -175,8 +188,5 @@ def tree_title(root: Any) -> str:
 
 def html_to_text(html: str) -> str:
     """The visible text of ``html``: block elements become line breaks, table cells TABs; never raises."""
-    try:
-        return tree_text(parse_html(html))
-    except Exception:  # noqa: BLE001  (the HTML5 parser accepts anything; this is the last guard)
-        return re.sub(r"<[^>]*>", " ", html)
+    return visible_text(html)[0]
 

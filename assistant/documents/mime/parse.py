@@ -26,7 +26,7 @@ from typing import Any
 
 from asn1crypto import cms
 
-from assistant.documents.mime.html import html_to_text
+from assistant.documents.mime.html import visible_text
 from assistant.records import Attachment, Message
 
 MAX_DEPTH = 20
@@ -262,8 +262,15 @@ class _Walker:
                     self.attachments.append(Attachment("encrypted.asc", "application/pgp-encrypted",
                                                        len(sealed), sealed))
                 text = _PGP_ARMOUR.sub("", text)
-            (self.text if ctype == "text/plain" else self.html).append(
-                text if ctype == "text/plain" else html_to_text(text))
+            if ctype == "text/plain":
+                self.text.append(text)
+                return
+            shown, hidden = visible_text(text)
+            self.html.append(shown)
+            if hidden:  # never silent: named like an unread part (issue 15), kept from the model (issue 14)
+                self.defects.append(f"{NOT_READ}{hidden} hidden part(s) of the HTML body (white, invisible or "
+                                    "zero-size text a person does not see; a common place for instructions "
+                                    "aimed at the assistant)")
             return
         charset = part.get_content_charset() if ctype.startswith("text/") else None
         self.attachments.append(Attachment(filename or _default_name(ctype), ctype, len(data), data, charset))
