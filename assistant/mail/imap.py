@@ -36,6 +36,7 @@ from assistant.errors import AuthError, ConnectionLost, FolderError, MailError, 
 CONNECT_TIMEOUT_S = 20.0
 READ_TIMEOUT_S = 120.0
 IDLE_MAX_S = 25 * 60  # RFC 2177 §3: re-issue IDLE at least every 29 minutes
+EOF_WAKES = 10  # immediate empty IDLE wakes in a row that mean the server closed the connection
 FETCH_ITEMS = [b"BODY.PEEK[]", b"RFC822.SIZE", b"INTERNALDATE", b"FLAGS"]
 _APPENDUID = re.compile(rb"APPENDUID (\d+) (\d+)")
 _UID_RANGE = re.compile(r"^(\d+)(?::(\d+))?$")
@@ -537,13 +538,13 @@ class ImapSource:
                     seen = self.client.idle_check(timeout=wait)
                     changed = _changed(seen)
                     # imapclient answers a closed connection (EOF) with an empty list at once, every time:
-                    # the socket polls readable but holds no line. Three such wakes in a row are a lost
+                    # the socket polls readable but holds no line. EOF_WAKES such wakes in a row are a lost
                     # connection, not a quiet folder (which waits the whole tick).
                     empty_wakes = empty_wakes + 1 if not seen and time.monotonic() - began < wait / 2 else 0
-                    if empty_wakes >= 3:
+                    if empty_wakes >= EOF_WAKES:
                         raise ConnectionResetError("the server closed the connection (EOF during IDLE)")
             finally:
-                if empty_wakes < 3:
+                if empty_wakes < EOF_WAKES:
                     _text, late = self.client.idle_done()
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise self._lost(exc) from exc
