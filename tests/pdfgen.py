@@ -10,6 +10,17 @@ from pathlib import Path
 LINE = "Page {n} of the generated report: the quarterly figures for region {n} are listed here."
 
 
+def _text_object(pdf: object, text: str, size: float) -> object:
+    """A new Helvetica text object of ``pdf`` holding ``text`` at ``size`` pt (not yet placed on a page)."""
+    import pypdfium2.raw as raw
+
+    obj = raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", ctypes.c_float(size))  # type: ignore[attr-defined]
+    data = (text + "\0").encode("utf-16-le")
+    buf = ctypes.create_string_buffer(data, len(data))
+    raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+    return obj
+
+
 def text_pdf(path: Path, pages: int, lines_per_page: int = 30) -> Path:
     """A PDF of ``pages`` US-letter pages, each with ``lines_per_page`` lines of Helvetica text."""
     import pypdfium2 as pdfium
@@ -20,10 +31,7 @@ def text_pdf(path: Path, pages: int, lines_per_page: int = 30) -> Path:
         for n in range(1, pages + 1):
             page = pdf.new_page(612, 792)
             for k in range(lines_per_page):
-                obj = raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", ctypes.c_float(10))
-                data = (LINE.format(n=n) + "\0").encode("utf-16-le")
-                buf = ctypes.create_string_buffer(data, len(data))
-                raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+                obj = _text_object(pdf, LINE.format(n=n), 10)
                 raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 40, 750 - 22 * k)
                 raw.FPDFPage_InsertObject(page.raw, obj)
             raw.FPDFPage_GenerateContent(page.raw)
@@ -97,10 +105,7 @@ def drawn_pdf(path: Path, pages: list[list[Text | Box]]) -> Path:
                     raw.FPDFPageObj_SetFillColor(obj, item.gray, item.gray, item.gray, 255)
                     raw.FPDFPath_SetDrawMode(obj, raw.FPDF_FILLMODE_ALTERNATE, 0)
                 else:
-                    obj = raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", ctypes.c_float(item.size))
-                    data = (item.text + "\0").encode("utf-16-le")
-                    buf = ctypes.create_string_buffer(data, len(data))
-                    raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+                    obj = _text_object(pdf, item.text, item.size)
                     raw.FPDFTextObj_SetTextRenderMode(obj, item.mode)
                     raw.FPDFPageObj_SetFillColor(obj, item.gray, item.gray, item.gray, 255)
                     raw.FPDFPageObj_Transform(obj, *((0, 1, -1, 0) if item.turned else (1, 0, 0, 1)), item.x, item.y)

@@ -213,7 +213,7 @@ def test_idle_reports_an_expunge_as_vanished(mail_account: Account, dovecot: obj
         timer = threading.Timer(0.3, lambda: expunge(server_client, folder, [1]))
         timer.start()
         try:
-            assert source.idle(20) is True
+            assert source.idle_until(threading.Event(), 20) is True
         finally:
             timer.join()
 

@@ -1,4 +1,4 @@
-"""Sync against a real Dovecot: first and incremental sync, flags untouched, UIDVALIDITY, IDLE, watch."""
+"""Sync against a real Dovecot: first and incremental sync, flags untouched, UIDVALIDITY, IDLE, watch and reconnect."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ import uuid
 from pathlib import Path
 
 from assistant.accounts import Account
+from assistant.config import WatchedFolder
 from assistant.errors import ServerUnreachable
 from assistant.mail.cache import CachedRef, MailCache
 from assistant.mail.imap import ImapSource
-from assistant.mail.sync import SyncResult, sync_account, sync_folder, watch
+from assistant.mail.sync import SyncResult, sync_account, sync_folder
+from assistant.mail.watch import FolderWatch, watch_folder
 from assistant.records import Progress
 
 
@@ -105,10 +107,10 @@ def test_idle_sees_a_message_from_another_connection(mail_account: Account, dove
         timer = threading.Timer(0.3, lambda: server_client.append(folder, message(7)))  # type: ignore
         timer.start()
         t0 = time.monotonic()
-        assert source.idle(20) is True
+        assert source.idle_until(threading.Event(), 20) is True
         assert time.monotonic() - t0 < 10
         timer.join()
-        assert source.idle(0.2) is False
+        assert source.idle_until(threading.Event(), 0.2, tick_s=0.2) is False
 
 
 def test_watch_syncs_new_mail_and_reconnects(mail_account: Account, dovecot: object, server_client: object,
@@ -125,8 +127,9 @@ def test_watch_syncs_new_mail_and_reconnects(mail_account: Account, dovecot: obj
 
     results: list[SyncResult] = []
     stop = threading.Event()
-    worker = threading.Thread(target=watch, args=(connect, MailCache()),
-                              kwargs={"stop": stop, "on_sync": results.extend, "idle_s": 1.0})
+    watched = FolderWatch(account.name, WatchedFolder(folder), connect)
+    worker = threading.Thread(target=watch_folder, args=(watched, MailCache()),
+                              kwargs={"stop": stop, "on_sync": results.append})
     worker.start()
     try:
         deadline = time.monotonic() + 15

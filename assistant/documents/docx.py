@@ -164,7 +164,8 @@ def _vanished(run: Any) -> bool:
     color, size = _child(rpr, "color"), _child(rpr, "sz")
     painted = _child(rpr, "shd") is not None or _child(rpr, "highlight") is not None
     white = color is not None and (_attr(color, "val") or "").upper() == "FFFFFF" and not painted
-    tiny = size is not None and (_attr(size, "val") or "").isdigit() and int(_attr(size, "val") or 0) <= 2
+    half_points = (_attr(size, "val") or "") if size is not None else ""
+    tiny = half_points.isdigit() and int(half_points) <= 2
     return white or tiny
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from assistant.documents.base import Extractor, register, report
 from assistant.documents.limits import ISOLATE_ABOVE_BYTES
-from assistant.documents.mime.html import drop_hidden, parse_html, tree_text, tree_title
+from assistant.documents.mime.html import hidden_reason, parse_html, tree_text, tree_title
 from assistant.documents.text import decode
 from assistant.records import Segment
 
@@ -42,11 +42,10 @@ class HtmlExtractor(Extractor):
         # NULs are dropped first: the parser ignores them in text but reports each as an error, which
         # html5lib makes quadratic (a megabyte of NULs took minutes; found by benchmarks/fuzz_readers.py).
         tree = parse_html(decode_html(path.read_bytes(), str(path)).replace("\x00", ""))
-        hidden = drop_hidden(tree)
+        text, hidden = tree_text(tree)
         if hidden:  # left out (a person does not see it), but never silently
-            report(f"{hidden} hidden part(s) of the page (white, invisible or zero-size text a person does "
-                   "not see; a common place for instructions aimed at the assistant)")
-        yield Segment(text=tree_text(tree), section=tree_title(tree) or None)
+            report(hidden_reason(hidden, "the page"))
+        yield Segment(text=text, section=tree_title(tree) or None)
 
 
 register(HtmlExtractor())

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QTableWidget,
@@ -31,6 +30,7 @@ from tqdm import tqdm
 
 from assistant.config import Settings
 from assistant.errors import AssistantError, Cancelled
+from assistant.gui.confirm import confirm_remove
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.models import catalog, choice, download
 from assistant.models.catalog import CatalogEntry
@@ -318,13 +318,8 @@ class ModelsDialog(QDialog):
         e = self.selected()
         if e is None or choice.state(e) != "installed" or choice.in_use(e, self.settings):
             return
-        box = QMessageBox(QMessageBox.Icon.Question, "Remove model",
-                          f"Remove {e.title} ({e.size_text()}) from this computer?", parent=self)
-        box.setInformativeText("You can download it again later.")
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.button(QMessageBox.StandardButton.Yes).setText("Remove")
-        if box.exec() != QMessageBox.StandardButton.Yes:
+        if not confirm_remove(self, "Remove model", f"Remove {e.title} ({e.size_text()}) from this computer?",
+                              "You can download it again later."):
             return
         try:
             folder = download.remove(e)

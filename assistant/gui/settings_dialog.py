@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMessageBox,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from assistant.config import Settings, config_dir, load_settings, update_settings_file
 from assistant.errors import AssistantError
+from assistant.gui.confirm import confirm_remove
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.gui.watch_settings import WatchSettings
 from assistant.mail.cache import MailCache
@@ -259,13 +259,9 @@ class SettingsDialog(QDialog):
     def clear_cache(self) -> None:
         """Ask, then remove the cached messages (the window reloads its message list when the dialog closes)."""
         n = self.cache.size() / 1024**2
-        box = QMessageBox(QMessageBox.Icon.Question, "Clear mail cache",
-                          f"Remove all downloaded mail ({n:,.1f} MiB) from this computer?", parent=self)
-        box.setInformativeText("The messages stay on the server; the next sync downloads them again.")
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.button(QMessageBox.StandardButton.Yes).setText("Remove")
-        if box.exec() != QMessageBox.StandardButton.Yes:
+        if not confirm_remove(self, "Clear mail cache",
+                              f"Remove all downloaded mail ({n:,.1f} MiB) from this computer?",
+                              "The messages stay on the server; the next sync downloads them again."):
             return
         self.cache.clear()
         self.cleared = True

@@ -484,25 +484,6 @@ class ImapSource:
             raise self._lost(exc) from exc
         return sorted(int(u) for u in uids)
 
-    def idle(self, timeout_s: float) -> bool:
-        """Wait up to ``timeout_s`` seconds (capped at 25 min, RFC 2177) for a change in the selected folder.
-
-        Returns:
-            True when the server reported new or expunged messages, False on timeout.
-        """
-        timeout_s = min(timeout_s, IDLE_MAX_S)
-        try:
-            self.client.idle()
-            try:
-                responses = self.client.idle_check(timeout=timeout_s)
-            finally:
-                self.client.idle_done()
-        except (OSError, imap_errors.IMAPClientError) as exc:
-            raise self._lost(exc) from exc
-        # With QRESYNC enabled the server reports expunges as VANISHED (RFC 7162 §3.2.10), not EXPUNGE.
-        return any(len(r) >= 2 and (r[1] in (b"EXISTS", b"EXPUNGE", b"RECENT") or r[0] == b"VANISHED")
-                   for r in responses)
-
     def idle_until(self, stop: threading.Event, timeout_s: float = IDLE_MAX_S, *, tick_s: float = 1.0) -> bool:
         """IDLE (RFC 2177) in the selected folder until the server reports new or expunged messages, ``stop``
         is set, or ``timeout_s`` seconds pass (capped at 25 min). One IDLE command stays open throughout;

@@ -1,5 +1,5 @@
-"""Incremental sync by UID with UIDVALIDITY tracking (RFC 3501 §2.3.1.1), and a one-connection watch mode
-(:func:`watch`; the app and ``mail sync --watch`` watch several folders at once with :mod:`assistant.mail.watch`).
+"""Incremental sync by UID with UIDVALIDITY tracking (RFC 3501 §2.3.1.1). Watching folders for new mail
+(the app and ``mail sync --watch``) is :mod:`assistant.mail.watch`.
 
 A folder's cache is valid only for one UIDVALIDITY: when the server reports another, the folder's
 cache is dropped and every message is fetched again (nothing duplicated, nothing lost). Otherwise
@@ -29,18 +29,15 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from assistant.errors import AuthError, Cancelled, FolderError, MailError, TlsError
+from assistant.errors import Cancelled
 from assistant.mail.cache import CachedRef, FolderState, MailCache
-from assistant.mail.imap import IDLE_MAX_S, ImapSource
-from assistant.mail.pending import Delivered, PendingDrafts
+from assistant.mail.imap import ImapSource
 from assistant.records import Event, Progress
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BATCH = 50
 DEFAULT_BATCH_BYTES = 16 * 1024**2  # bounds memory: one batch of bodies is held at a time
-DEFAULT_POLL_S = 60.0
-MAX_BACKOFF_S = 300.0
 STAGE = "mail_sync"
 
 
@@ -167,59 +164,3 @@ def sync_account(source: ImapSource, cache: MailCache, *, folders: Sequence[str]
     return [sync_folder(source, cache, folder, emit=emit, cancel=cancel)
             for folder in (folders or source.account.folders)]
 
-
-def _permanent(exc: MailError) -> bool:
-    """Errors that retrying cannot fix: the user must act (password, certificate, folder name)."""
-    return isinstance(exc, AuthError | TlsError | FolderError)
-
-
-def watch(connect: Callable[[], ImapSource], cache: MailCache, *, stop: threading.Event,
-          on_sync: Callable[[list[SyncResult]], None] = lambda r: None,
-          emit: Callable[[Event], None] = lambda e: None, idle_s: float = IDLE_MAX_S,
-          poll_s: float = DEFAULT_POLL_S, max_backoff_s: float = MAX_BACKOFF_S,
-          pending: PendingDrafts | None = None,
-          on_delivered: Callable[[list[Delivered]], None] = lambda d: None) -> None:
-    """Sync, then wait for new mail (IDLE on the first folder, RFC 2177, else polling) until ``stop``, on one
-    connection for all the account's folders (:func:`assistant.mail.watch.watch_folder` gives each folder a
-    connection of its own and reports new messages).
-
-    After each (re)connection's first sync, the drafts kept while the server was unreachable (``pending``)
-    are appended to Drafts, each once, and reported to ``on_delivered``.
-
-    With several folders, IDLE is capped at ``poll_s`` so the other folders are polled too. A lost
-    connection is re-opened with exponential backoff (1 s doubling up to ``max_backoff_s``).
-
-    Raises:
-        AuthError, TlsError, FolderError: the user must fix the account; retrying cannot help.
-    """
-    backoff = 1.0
-    while not stop.is_set():
-        try:
-            with connect() as source:
-                on_sync(sync_account(source, cache, emit=emit, cancel=stop))
-                if pending is not None:
-                    on_delivered(pending.deliver(source))
-                backoff = 1.0
-                folders = source.account.folders
-                use_idle = source.has_idle()
-                wait_s = idle_s if len(folders) == 1 else min(idle_s, poll_s)
-                while not stop.is_set():
-                    if use_idle:
-                        source.select(folders[0], readonly=True)
-                        source.idle(wait_s)
-                    else:
-                        if stop.wait(poll_s):
-                            break
-                        source.noop()
-                    if stop.is_set():
-                        break
-                    on_sync(sync_account(source, cache, emit=emit, cancel=stop))
-        except Cancelled:
-            return
-        except MailError as exc:
-            if _permanent(exc):
-                raise
-            log.warning("%s; reconnecting in %.0f s", exc, backoff)
-            if stop.wait(backoff):
-                return
-            backoff = min(backoff * 2, max_backoff_s)

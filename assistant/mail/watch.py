@@ -27,12 +27,13 @@ from assistant.errors import AssistantError, AuthError, Cancelled, FolderError, 
 from assistant.mail.cache import CachedRef, MailCache
 from assistant.mail.imap import ImapSource
 from assistant.mail.pending import Delivered, PendingDrafts
-from assistant.mail.sync import MAX_BACKOFF_S, SyncResult, sync_folder
+from assistant.mail.sync import SyncResult, sync_folder
 from assistant.records import Event
 
 log = logging.getLogger(__name__)
 
 TICK_S = 1.0  # how often a waiting watcher looks whether it was told to stop
+MAX_BACKOFF_S = 300.0  # a lost connection is retried after 1 s, doubling up to this
 # IDLE is ended and the folder synced at least this often (RFC 2177 allows up to 29 min): it keeps NAT routers
 # from dropping a quiet connection and catches a message whose EXISTS arrived as IDLE began.
 IDLE_REFRESH_S = 10 * 60.0

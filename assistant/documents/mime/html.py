@@ -158,24 +158,26 @@ def drop_hidden(root: Any) -> int:
     return removed
 
 
-def tree_text(root: Any) -> str:
-    """The visible text of a parsed tree (its body; the head is not shown; hidden elements are dropped,
-    see :func:`drop_hidden`)."""
-    return _visible(root)[0]
-
-
-def _visible(root: Any) -> tuple[str, int]:
+def tree_text(root: Any) -> tuple[str, int]:
+    """``(text, hidden)``: the visible text of a parsed tree (its body; the head is not shown) and how many
+    hidden elements were left out of it (see :func:`drop_hidden`), so the caller can say so."""
     hidden = drop_hidden(root)
     renderer = _Renderer()
     renderer.element(root)
     return _tidy("".join(renderer.out)), hidden
 
 
+def hidden_reason(count: int, where: str) -> str:
+    """How ``count`` hidden elements left out of ``where`` ("the HTML body", "the page") are named."""
+    return (f"{count} hidden part(s) of {where} (white, invisible or zero-size text a person does not see; "
+            "a common place for instructions aimed at the assistant)")
+
+
 def visible_text(html: str) -> tuple[str, int]:
     """``(text, hidden)``: the visible text of ``html`` as :func:`html_to_text` gives it, and how many
     elements were left out as hidden (so the caller can say so); never raises."""
     try:
-        return _visible(parse_html(html))
+        return tree_text(parse_html(html))
     except Exception:  # noqa: BLE001  (the HTML5 parser accepts anything; this is the last guard)
         return re.sub(r"<[^>]*>", " ", html), 0
 

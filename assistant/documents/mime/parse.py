@@ -26,7 +26,7 @@ from typing import Any
 
 from asn1crypto import cms
 
-from assistant.documents.mime.html import visible_text
+from assistant.documents.mime.html import hidden_reason, visible_text
 from assistant.records import Attachment, Message
 
 MAX_DEPTH = 20
@@ -268,9 +268,7 @@ class _Walker:
             shown, hidden = visible_text(text)
             self.html.append(shown)
             if hidden:  # never silent: named like an unread part (issue 15), kept from the model (issue 14)
-                self.defects.append(f"{NOT_READ}{hidden} hidden part(s) of the HTML body (white, invisible or "
-                                    "zero-size text a person does not see; a common place for instructions "
-                                    "aimed at the assistant)")
+                self.defects.append(NOT_READ + hidden_reason(hidden, "the HTML body"))
             return
         charset = part.get_content_charset() if ctype.startswith("text/") else None
         self.attachments.append(Attachment(filename or _default_name(ctype), ctype, len(data), data, charset))
