@@ -42,6 +42,9 @@ CeMode = Literal["alone", "fused", "off"]
 Fusion = Literal["rrf", "dense", "bm25"]
 
 
+BF16_CHOICES = ("auto", "on", "off")
+
+
 @dataclass(frozen=True)
 class PipelineOptions:
     """Hyperparameters of the TTRAG pipeline (DESIGN §1-§2); every one is a setting.
@@ -101,6 +104,9 @@ class ModelSettings:
             OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8080/v1``); Ollama and vLLM need one.
         allow_remote_reader_host: the one host other than this machine that ``llm`` may name as its
             reader server (passages are sent there); empty = loopback only.
+        bf16: matrix products of the embedder and the conditional encoder in bfloat16 (``"auto"``: where
+            the CPU computes bfloat16 natively, AMX or AVX512-BF16: ~3x faster, cosine .99998 of float32;
+            ``"on"``, ``"off"``). The LLM is not affected.
     """
 
     llm: str = "bundled"
@@ -111,6 +117,11 @@ class ModelSettings:
     n_gpu_layers: int | None = None
     reader_model: str = ""
     allow_remote_reader_host: str = ""
+    bf16: str = "auto"
+
+    def __post_init__(self) -> None:
+        if self.bf16 not in BF16_CHOICES:
+            raise ConfigError(f"models.bf16 = {self.bf16!r} is not one of {', '.join(BF16_CHOICES)}; fix config.toml")
 
 
 WatchMode = Literal["idle", "poll"]

@@ -13,7 +13,7 @@ STAGE_LABELS = {
     "rewrite": "Rewriting query (LLM)", "needle_lookup": "Exact lookup", "counting": "Counting",
     "summarization": "Picking passages", "assemble": "Assembling model", "verify": "Verifying sha256",
     "draft points": "Answering the email's questions", "draft": "Writing the reply (LLM)",
-    "standalone": "Resolving the follow-up (LLM)",
+    "standalone": "Resolving the follow-up (LLM)", "load_models": "Loading the search models",
 }
 
 

@@ -15,13 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from assistant.config import Settings
 from assistant.documents import PasswordPrompt, extract
 from assistant.documents.mime.attachments import EARLIER_MESSAGES, attachment_documents, evidence_documents
 from assistant.errors import AssistantError, Cancelled, InputError
 from assistant.mail.cache import MailCache
 from assistant.models import locate
-from assistant.models.base import CancellableGenerator, ConditionalEncoder, Embedder, Generator
+from assistant.models.base import CancellableGenerator, ConditionalEncoder, Embedder, Generator, JointStates
 from assistant.models.remote import RemoteGenerator, is_reader_url
 from assistant.records import Answer, Document, Event, Message, Progress, Source, TraceStep
 from assistant.ttrag.compute.draft import Draft, write_draft
@@ -57,9 +59,9 @@ class ModelStore:
                     == (new.llm, new.n_ctx, new.threads, new.n_gpu_layers, new.reader_model,
                         new.allow_remote_reader_host):
                 store._generator = self._generator
-            if (old.embedder_dir, old.threads) == (new.embedder_dir, new.threads):
+            if (old.embedder_dir, old.threads, old.bf16) == (new.embedder_dir, new.threads, new.bf16):
                 store._embedder = self._embedder
-            if (old.encoder_dir, old.threads) == (new.encoder_dir, new.threads):
+            if (old.encoder_dir, old.threads, old.bf16) == (new.encoder_dir, new.threads, new.bf16):
                 store._encoder = self._encoder
             if old.encoder_dir == new.encoder_dir:
                 store._tokenizer = self._tokenizer
@@ -127,7 +129,7 @@ class ModelStore:
             if self._embedder is None:
                 path = locate.embedder_dir(self.settings.models)
                 self._embedder = self._timed("embedder", lambda: _load_embedder(
-                    path, self.settings.models.threads))
+                    path, self.settings.models.threads, self.settings.models.bf16))
             return self._embedder
 
     def encoder(self) -> ConditionalEncoder | None:
@@ -138,12 +140,21 @@ class ModelStore:
             if self._encoder is None:
                 path = locate.encoder_dir(self.settings.models)
                 self._encoder = self._timed("encoder", lambda: _load_encoder(
-                    path, self.settings.models.threads))
+                    path, self.settings.models.threads, self.settings.models.bf16))
             return self._encoder
 
-    def models(self) -> Models:
-        """All three models for one ask (loading any not yet loaded)."""
-        return Models(self.generator(), self.embedder(), self.encoder())
+    def models(self, *, wait: bool = True) -> Models:
+        """All three models for one ask (loading any not yet loaded).
+
+        ``wait=False`` loads only the LLM now: the embedder and the conditional encoder are handles that
+        load them (or wait for :meth:`preload`) when the pre-filter first needs them, so that the router's
+        LLM call runs while torch is still loading (issue 12: the command reaches its first stage sooner).
+        """
+        if wait:
+            return Models(self.generator(), self.embedder(), self.encoder())
+        pipe = self.settings.pipeline
+        return Models(self.generator(), None if pipe.fusion == "bm25" else _EmbedderOnDemand(self),
+                      None if pipe.ce_mode == "off" else _EncoderOnDemand(self))
 
 
 def _load_tokenizer(path: Path) -> Any:
@@ -158,16 +169,76 @@ def _load_llm(path: Path, n_ctx: int, threads: int, n_gpu_layers: int | None = 0
     return LlamaGenerator(path, n_ctx=n_ctx, threads=threads, n_gpu_layers=n_gpu_layers)
 
 
-def _load_embedder(path: Path, threads: int) -> Embedder:
+class _EmbedderOnDemand(Embedder):
+    """The store's pre-filter embedder, loaded (or waited for) on first use."""
+
+    def __init__(self, store: ModelStore) -> None:
+        self._store = store
+
+    @property
+    def loaded(self) -> bool:
+        """True once the store holds the model."""
+        return self._store._embedder is not None
+
+    def ensure_loaded(self) -> None:
+        """Load the model (or wait for the preload)."""
+        self._model()
+
+    def _model(self) -> Embedder:
+        model = self._store.embedder()
+        assert model is not None  # only made when the settings use an embedder
+        return model
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        """See :meth:`Embedder.embed_batch`."""
+        return self._model().embed_batch(texts)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """See :meth:`Embedder.embed`."""
+        return self._model().embed(texts)
+
+
+class _EncoderOnDemand(ConditionalEncoder):
+    """The store's conditional encoder, loaded (or waited for) on first use."""
+
+    def __init__(self, store: ModelStore) -> None:
+        self._store = store
+
+    @property
+    def loaded(self) -> bool:
+        """True once the store holds the model."""
+        return self._store._encoder is not None
+
+    def ensure_loaded(self) -> None:
+        """Load the model (or wait for the preload)."""
+        self._model()
+
+    def _model(self) -> ConditionalEncoder:
+        model = self._store.encoder()
+        assert model is not None  # only made when the settings use the conditional encoder
+        return model
+
+    def joint_states(self, query: str, chunks: Sequence[str]) -> JointStates:
+        """See :meth:`ConditionalEncoder.joint_states`."""
+        return self._model().joint_states(query, chunks)
+
+    def similarities(self, query: str, chunks: Sequence[str], *, pooling: str = "mean") -> np.ndarray:
+        """See :meth:`ConditionalEncoder.similarities`."""
+        return self._model().similarities(query, chunks, pooling=pooling)
+
+
+def _load_embedder(path: Path, threads: int, bf16: str = "auto") -> Embedder:
     from assistant.models.embedder import SentenceTransformerEmbedder
+    from assistant.models.precision import use_bf16
 
-    return SentenceTransformerEmbedder(path, threads=threads)
+    return SentenceTransformerEmbedder(path, threads=threads, bf16=use_bf16(bf16))
 
 
-def _load_encoder(path: Path, threads: int) -> ConditionalEncoder:
+def _load_encoder(path: Path, threads: int, bf16: str = "auto") -> ConditionalEncoder:
     from assistant.models.encoder import TransformersEncoder
+    from assistant.models.precision import use_bf16
 
-    return TransformersEncoder(path, threads=threads)
+    return TransformersEncoder(path, threads=threads, bf16=use_bf16(bf16))
 
 
 @dataclass
@@ -230,7 +301,7 @@ class Session:
         """Answer ``question`` over this session's context (see :func:`assistant.ttrag.pipeline.ask`)."""
         if not question.strip():
             raise AssistantError("the question is empty; type a question about the file(s)")
-        return ask(self.context, question, self.store.models(), self.store.settings.pipeline,
+        return ask(self.context, question, self.store.models(wait=False), self.store.settings.pipeline,
                    emit=emit, cancel=cancel)
 
     def ask_followup(self, conversation: Conversation, question: str, *, rewrite: bool = True,
@@ -258,7 +329,7 @@ class Session:
         if not question.strip():
             raise AssistantError("the question is empty; type a question about the file(s)")
         cancel = cancel or threading.Event()
-        models = self.store.models()
+        models = self.store.models(wait=False)
         history = conversation.turns if rewrite else []
         usage_start = len(models.generator.usage)
         if needs_context(question, history):
@@ -341,6 +412,6 @@ def draft_reply(store: ModelStore, message: Message, message_id: str, *, signer:
     documents, reasons = draft_documents(message, message_id, cache=cache)
     ctx = Session(store, documents, emit=emit).context if documents else None
     head = f"From: {message.sender}\nSubject: {message.subject}\n\n"
-    draft = write_draft(ctx, head + (message.body or ""), store.models(), store.settings.pipeline,
+    draft = write_draft(ctx, head + (message.body or ""), store.models(wait=False), store.settings.pipeline,
                         signer=signer, instructions=instructions, emit=emit, cancel=cancel)
     return DraftResult(draft, tuple(documents), tuple(reasons))

@@ -39,6 +39,8 @@ CHUNKS = [Chunk(i, t, "wiki.txt", 0, len(t)) for i, t in enumerate(PASSAGES)]
     ("In which city is the university located?", "where", ()),
     ("Who voices Bart Simpson?", "who", ()),
     ("What is the registered office address of Norhaven?", "other", ()),
+    ("What is the email address of the CEO of Calder?", "email", ()),
+    ("Which e-mail address should invoices go to?", "email", ()),
 ])
 def test_question_types(question: str, kind: str, options: tuple[str, ...]) -> None:
     qtype = question_type(question)
@@ -52,6 +54,7 @@ def test_question_types(question: str, kind: str, options: tuple[str, ...]) -> N
     ("number", "eight (8) weeks", True), ("number", "ten days", True), ("number", "the buyer", False),
     ("where", "1934", False), ("where", "Delhi", True), ("who", "1990", False), ("who", "Ed Wood", True),
     ("other", "anything", True), ("other", " ", False),
+    ("email", "Lachlan Orrell", False), ("email", "l.orrell@calder-precision.example", True),
 ])
 def test_answer_must_fit_the_question(kind: str, answer: str, ok: bool) -> None:
     assert fits(QuestionType(kind), answer) is ok  # type: ignore[arg-type]
@@ -209,3 +212,40 @@ def test_a_short_answer_that_shares_no_word_with_the_sentence_gives_way_to_the_s
                             [Chunk(0, "Both were journalist and poet.", "a.txt", 0, 30)], max_tokens=200,
                             on_text=lambda s: None)
     assert reading.short_answer == "journalist"
+
+
+CONTRACT = [Chunk(0, "Section 1. The Supplier keeps 1 copy of each record at the Telford site. Visitors sign in at "
+                     "reception.", "c.md", 0, 100),
+            Chunk(1, "The Buyer shall inspect delivered goods within 10 Business Days of delivery. Invoices are "
+                     "paid within 30 days.", "c.md", 100, 200)]
+
+
+@pytest.mark.parametrize(("question", "short", "reason", "support"), [
+    # "1" stands in a passage, but not in a sentence about parking spaces: not an answer
+    ("How many visitor parking spaces are there at the Telford site?", "1",
+     "the number is not stated about what the question counts", []),
+    ("How many days does the Buyer have to inspect delivered goods?", "10 Business Days", "", [2]),
+    # "30 days" is in a sentence about invoices, not about inspecting goods
+    ("How many days does the Buyer have to inspect delivered goods?", "30 days",
+     "the number is not stated about what the question counts", []),
+    ("How long are invoices paid within?", "30 days", "", [2]),
+    ("What is the number of copies kept?", "1", "", [1]),  # not a "how many" question: no sentence rule
+])
+def test_a_quantity_must_be_stated_about_what_the_question_counts(question: str, short: str, reason: str,
+                                                                  support: list[int]) -> None:
+    found, why = grounding.check(question, question_type(question), short, CONTRACT, min_coverage=0.0)
+    assert (found, why) == (support, reason)
+    assert grounding.counted_terms("How many visitor parking spaces are there?") == {"visitor", "park", "space"}
+
+
+def test_an_email_address_question_answered_with_a_name_is_widened_or_not_found() -> None:
+    chunks = [Chunk(0, "Lachlan Orrell, Commercial Director, l.orrell@calder.example, signs for Calder.", "c.md",
+                    0, 80)]
+    question = "What is the email address of Lachlan Orrell?"
+    raw = _reply(passage=1, short_answer="Lachlan Orrell",
+                 answer="Lachlan Orrell's address is l.orrell@calder.example.")
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), question, chunks, max_tokens=64, on_text=lambda t: None)
+    assert reading.found and reading.short_answer == "l.orrell@calder.example"
+    raw = _reply(passage=1, short_answer="Lachlan Orrell", answer="The CEO is Lachlan Orrell.")
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), question, chunks, max_tokens=64, on_text=lambda t: None)
+    assert not reading.found and reading.reason.startswith("wrong type")

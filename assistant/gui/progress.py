@@ -17,7 +17,7 @@ GUI_STAGE_LABELS = {
     "prefilter": "Finding passages", "conditional": "Re-ranking passages", "generate": "Reading",
     "rewrite": "Searching again", "needle_lookup": "Looking up the exact text", "index": "Indexing",
     "chunk": "Splitting into passages", "summarization": "Picking passages to summarize",
-    "draft": "Writing the reply",
+    "draft": "Writing the reply", "load_models": "Loading the search models",
 }
 STAGE_TIPS = {
     "route": "Routing (LLM): the model picks how to handle the question (answer, look up, count, summarize).",

@@ -95,6 +95,15 @@ class Embedder(ABC):
 
     batch_size = 32
 
+    @property
+    def loaded(self) -> bool:
+        """False for a handle whose model is still to be loaded (it loads on first use)."""
+        return True
+
+    def ensure_loaded(self) -> None:
+        """Load the model now if it is not yet loaded (a no-op for a loaded model)."""
+        return None
+
     @abstractmethod
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         """Embeddings of ``texts``, shape (len(texts), dim), float32, L2-normalised."""
@@ -129,6 +138,15 @@ class ConditionalEncoder(ABC):
 
     Subclasses implement :meth:`joint_states`; the base class pools them and scores.
     """
+
+    @property
+    def loaded(self) -> bool:
+        """False for a handle whose model is still to be loaded (it loads on first use)."""
+        return True
+
+    def ensure_loaded(self) -> None:
+        """Load the model now if it is not yet loaded (a no-op for a loaded model)."""
+        return None
 
     @abstractmethod
     def joint_states(self, query: str, chunks: Sequence[str]) -> JointStates:

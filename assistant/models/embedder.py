@@ -10,12 +10,13 @@ import numpy as np
 
 from assistant.errors import ModelError
 from assistant.models.base import Embedder
+from assistant.models.precision import autocast
 
 
 class SentenceTransformerEmbedder(Embedder):
     """A sentence-transformers model folder (the bundled all-MiniLM-L6-v2 by default)."""
 
-    def __init__(self, path: str | Path, *, threads: int = 0) -> None:
+    def __init__(self, path: str | Path, *, threads: int = 0, bf16: bool = False) -> None:
         import torch
         from sentence_transformers import SentenceTransformer  # slow import (5-7 s): lazy
 
@@ -31,6 +32,7 @@ class SentenceTransformerEmbedder(Embedder):
             raise ModelError(f"cannot load the embedding model from {path}: {exc}. "
                              "Set models.embedder_dir to a sentence-transformers folder.") from exc
         self._lock = threading.Lock()
+        self.bf16 = bf16  # bfloat16 autocast (:mod:`assistant.models.precision`)
 
     @property
     def tokenizer(self) -> object:
@@ -39,7 +41,7 @@ class SentenceTransformerEmbedder(Embedder):
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         """See :meth:`Embedder.embed_batch`."""
-        with self._lock:
+        with self._lock, autocast(self.bf16):
             out = self.model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(out, dtype=np.float32)

@@ -10,6 +10,7 @@ import numpy as np
 
 from assistant.errors import ModelError
 from assistant.models.base import ConditionalEncoder, JointStates
+from assistant.models.precision import autocast
 
 
 class TransformersEncoder(ConditionalEncoder):
@@ -21,7 +22,7 @@ class TransformersEncoder(ConditionalEncoder):
     """
 
     def __init__(self, path: str | Path, *, threads: int = 0, max_length: int = 512,
-                 batch_size: int = 16, layer: int = -1) -> None:
+                 batch_size: int = 16, layer: int = -1, bf16: bool = False) -> None:
         import torch
         from transformers import AutoModel, AutoTokenizer
 
@@ -45,6 +46,7 @@ class TransformersEncoder(ConditionalEncoder):
         self.batch_size = batch_size
         self.layer = layer  # hidden-state index: -1 = last (the paper), 0 = embeddings, 1..n = layer outputs
         self._lock = threading.Lock()
+        self.bf16 = bf16  # bfloat16 autocast (:mod:`assistant.models.precision`)
 
     def joint_states(self, query: str, chunks: Sequence[str]) -> JointStates:
         """See :meth:`ConditionalEncoder.joint_states`; chunks are truncated to fit ``max_length``.
@@ -81,7 +83,7 @@ class TransformersEncoder(ConditionalEncoder):
         q_mask = np.array([[s == 0 for s in row] for row in seq], dtype=np.float32)
         c_mask = np.array([[s == 1 for s in row] for row in seq], dtype=np.float32)
         inputs = {k: v for k, v in enc.items() if k in self.tokenizer.model_input_names}
-        with self._lock, torch.inference_mode():
+        with self._lock, torch.inference_mode(), autocast(self.bf16):
             if tuple(layers) == (-1,):
                 states = [self.model(**inputs).last_hidden_state]  # (batch, seq_len, hidden)
             else:

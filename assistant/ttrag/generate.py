@@ -20,7 +20,7 @@ from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
 from assistant.ttrag import grounding
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
-from assistant.ttrag.qtype import QuestionType, fits, question_type
+from assistant.ttrag.qtype import EMAIL_ADDRESS, QuestionType, fits, question_type
 
 _WORD = re.compile(r"\w+")
 _ANSWER_KEY = re.compile(r'"answer"\s*:\s*"')
@@ -145,11 +145,15 @@ def widen_short_answer(qtype: QuestionType, short: str, sentence: str,
     A small reader often stops its short answer one word early ("EUR" for "EUR 18.64", "net" for "net 45
     days") while its sentence states the whole value. The widened answer is the shortest run of up to four
     words of ``sentence`` around ``short`` that has the expected form (:func:`~assistant.ttrag.qtype.fits`)
-    and stands in a passage; '' when there is none (the answer then stays rejected).
+    and stands in a passage; for an e-mail address question, the address the sentence gives; '' when there
+    is none (the answer then stays rejected).
     """
     words = sentence.split()
     if not short.strip() or not words:
         return ""
+    if qtype.kind == "email":  # a name where an address was asked: the address its sentence gives, if any
+        return next((m.group(0) for m in EMAIL_ADDRESS.finditer(sentence)
+                     if grounding.supporting(m.group(0), chunks)), "")
     folded = [w.strip(".,;:!?\"'()").lower() for w in words]
     first = short.split()[0].strip(".,;:!?\"'()").lower()
     size = len(short.split())

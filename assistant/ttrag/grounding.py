@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import Stemmer
 
+from assistant.documents.chunk import sentence_spans
 from assistant.records import Chunk
 from assistant.ttrag.qtype import QuestionType, fits
 
@@ -64,6 +65,34 @@ def supporting(short_answer: str, chunks: Sequence[Chunk]) -> list[int]:
     return [n for n, c in enumerate(chunks, 1) if wanted <= terms(c.text)]
 
 
+_COUNTED = re.compile(r"\bhow (?:many|much|long|often|old|far)\b(?P<rest>[^?!]*)", re.I)
+
+
+def counted_terms(question: str) -> frozenset[str]:
+    """What a quantity question counts or measures: stems of the first three content words after "how
+    many/much/long/often/old/far" ("how many visitor parking spaces are there" -> visitor, park, space).
+    Empty for other questions."""
+    m = _COUNTED.search(question)
+    if not m:
+        return frozenset()
+    words = [w for w in _WORD.findall(_fold(m.group("rest"))) if w not in _STOP][:3]
+    return frozenset(_stemmer().stemWords(words))
+
+
+def stated_about(short_answer: str, counted: frozenset[str], chunk: Chunk) -> bool:
+    """True when one sentence of ``chunk`` holds every content word of ``short_answer`` and a word of what
+    the question counts (``counted``, less the answer's own words: "30 days" carries "days")."""
+    wanted = terms(short_answer)
+    about = counted - wanted
+    if not about:
+        return True
+    for s, e in sentence_spans(chunk.text):
+        words = terms(chunk.text[s:e])
+        if wanted <= words and about & words:
+            return True
+    return False
+
+
 def coverage(question: str, chunks: Sequence[Chunk]) -> float:
     """Share of the question's key terms found in the chunks (1.0 when it has none)."""
     keys = key_terms(question)
@@ -85,7 +114,9 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
 
     Returns:
         (supporting chunk numbers, 1-based; reason). The reason is '' when the answer is grounded, else
-        why not: ``no answer``, ``wrong type``, ``not in the passages`` or ``passages off topic``.
+        why not: ``no answer``, ``wrong type``, ``not in the passages``, ``passages off topic`` or, for a
+        "how many/much/long" question, ``the number is not stated about what the question counts`` (no
+        sentence holds both the number and a word of what is counted).
         Yes/no and choice answers are supported by the chunks that mention what the question names
         (their words are the question's, not the passage's).
     """
@@ -102,4 +133,11 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         about = [n for n, h in enumerate(hits, 1) if h and h * 2 >= best]  # at least half the best match
         return (about or list(range(1, len(chunks) + 1))), ""
     found = supporting(short_answer, chunks)
-    return (found, "") if found else ([], "not in the passages")
+    if not found:
+        return [], "not in the passages"
+    counted = counted_terms(question) if qtype.kind == "number" else frozenset()
+    if counted:  # "1" found in some sentence is no answer to "how many parking spaces": it must count them
+        found = [n for n in found if stated_about(short_answer, counted, chunks[n - 1])]
+        if not found:
+            return [], "the number is not stated about what the question counts"
+    return found, ""

@@ -157,6 +157,11 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
 def _question_answering(ctx: Context, question: str, models: Models, opts: PipelineOptions,
                         run: _Run, carried: Sequence[int] = ()) -> _Result:
     """TTRAG Algorithm 1: CE top-k, answer-or-rewrite up to ``max_rewrites`` times, then top-10 fallback."""
+    pending = [m for m in (models.embedder, models.encoder) if m is not None and not m.loaded]
+    if pending:  # the torch models were still loading while the router ran: the wait is its own stage
+        with run.stage("load_models"):
+            for model in pending:
+                model.ensure_loaded()
     with run.stage("prefilter"):
         original = prefilter.prefilter(ctx, question, models.embedder, shortlist=opts.shortlist,
                                        fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)

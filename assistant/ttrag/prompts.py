@@ -71,6 +71,7 @@ _TYPE_HINTS = {
     "number": " The question asks for a quantity: short_answer is the number with its unit.",
     "where": " The question asks where: short_answer is a place.",
     "who": " The question asks who: short_answer is a name.",
+    "email": " The question asks for an e-mail address: short_answer is the address (name@domain).",
 }
 
 

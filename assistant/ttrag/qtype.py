@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["yesno", "exists", "choice", "when", "number", "where", "who", "other"]
+Kind = Literal["yesno", "exists", "choice", "when", "number", "where", "who", "email", "other"]
 
 _AUX = ("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will",
         "would", "should", "shall", "may", "might", "must")
@@ -31,6 +31,9 @@ _NUMBER = re.compile(r"\bhow (?:many|much|long|old|far|tall|big|large|high|often
 _WHERE = re.compile(r"^\s*where\b|\b(?:in|from) (?:what|which) (?:city|country|state|town|place|county|"
                     r"region|continent|location)\b", re.I)
 _WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
+# "What is the e-mail address of ...": a name or a company is no answer (the draft benchmark's reader gave one)
+_EMAIL = re.compile(r"^\s*(?:what|which)\b.*\be-?mail address(?:es)?\b", re.I)
+EMAIL_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # "Which X was founded first, Arthur's Magazine or First for Women?" / "Who is older, A or B?"
 _CHOICE = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?)\s*,?\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)\s*\??\s*$", re.I)
 # "Which band, Letters to Cleo or Screaming Trees, had more members?"
@@ -64,6 +67,8 @@ def question_type(question: str) -> QuestionType:
         return QuestionType("exists")
     if _YESNO.match(q) and not _WH_START.match(q):
         return QuestionType("yesno")
+    if _EMAIL.match(q):
+        return QuestionType("email")
     if _WHEN.match(q):
         return QuestionType("when")
     if _NUMBER.search(q):
@@ -81,7 +86,7 @@ def _has_number(text: str) -> bool:
 
 def fits(qtype: QuestionType, short_answer: str) -> bool:
     """True when ``short_answer`` has the form ``qtype`` expects (a date holds a digit or a month, a
-    number a digit or number word, a place or a person is not a bare number)."""
+    number a digit or number word, a place or a person is not a bare number, an e-mail address has an @)."""
     s = short_answer.strip().lower()
     if not s:
         return False
@@ -95,6 +100,8 @@ def fits(qtype: QuestionType, short_answer: str) -> bool:
         return bool(re.search(r"\d", s)) or any(m in s for m in _MONTHS)
     if qtype.kind == "number":
         return _has_number(s)
+    if qtype.kind == "email":
+        return bool(EMAIL_ADDRESS.search(s))
     if qtype.kind in ("where", "who"):
         return not re.fullmatch(r"[\d\s.,%/-]+", s)
     return True
