@@ -188,9 +188,12 @@ def test_cli_watch_prints_one_line_per_new_message(mail_account: Account, doveco
     env = {**os.environ, "PYTHON_KEYRING_BACKEND": "filekeyring.FileKeyring",
            "ASSISTANT_TEST_KEYRING": str(keyring_file), "PYTHONPATH": str(ROOT / "tests"),
            "ASSISTANT_CONFIG_DIR": str(user_dirs / "config"), "ASSISTANT_DATA_DIR": str(user_dirs / "data")}
+    # Ctrl-C is sent as SIGINT: a test run started in the background by a non-interactive shell ignores SIGINT,
+    # and an ignored signal stays ignored in the child, so the child gets the default disposition back first
     proc = subprocess.Popen([sys.executable, "-m", "assistant", "mail", "sync", "--watch", "--folder", first,
                              "--folder", second], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     out: queue.Queue[str] = queue.Queue()
     err: queue.Queue[str] = queue.Queue()
     for stream, q in ((proc.stdout, out), (proc.stderr, err)):
