@@ -169,8 +169,11 @@ def _load_llm(path: Path, n_ctx: int, threads: int, n_gpu_layers: int | None = 0
     return LlamaGenerator(path, n_ctx=n_ctx, threads=threads, n_gpu_layers=n_gpu_layers)
 
 
-class _EmbedderOnDemand(Embedder):
-    """The store's pre-filter embedder, loaded (or waited for) on first use."""
+class _OnDemand:
+    """A model of the store loaded (or waited for) on first use. ``role`` names the store's loader
+    (``embedder`` or ``encoder``); a handle is only made when the settings use that model."""
+
+    role = ""
 
     def __init__(self, store: ModelStore) -> None:
         self._store = store
@@ -178,16 +181,22 @@ class _EmbedderOnDemand(Embedder):
     @property
     def loaded(self) -> bool:
         """True once the store holds the model."""
-        return self._store._embedder is not None
+        return getattr(self._store, f"_{self.role}") is not None
 
     def ensure_loaded(self) -> None:
         """Load the model (or wait for the preload)."""
         self._model()
 
-    def _model(self) -> Embedder:
-        model = self._store.embedder()
-        assert model is not None  # only made when the settings use an embedder
+    def _model(self) -> Any:
+        model = getattr(self._store, self.role)()
+        assert model is not None  # the settings use this model, or no handle would exist
         return model
+
+
+class _EmbedderOnDemand(_OnDemand, Embedder):
+    """The store's pre-filter embedder, loaded (or waited for) on first use."""
+
+    role = "embedder"
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         """See :meth:`Embedder.embed_batch`."""
@@ -198,25 +207,10 @@ class _EmbedderOnDemand(Embedder):
         return self._model().embed(texts)
 
 
-class _EncoderOnDemand(ConditionalEncoder):
+class _EncoderOnDemand(_OnDemand, ConditionalEncoder):
     """The store's conditional encoder, loaded (or waited for) on first use."""
 
-    def __init__(self, store: ModelStore) -> None:
-        self._store = store
-
-    @property
-    def loaded(self) -> bool:
-        """True once the store holds the model."""
-        return self._store._encoder is not None
-
-    def ensure_loaded(self) -> None:
-        """Load the model (or wait for the preload)."""
-        self._model()
-
-    def _model(self) -> ConditionalEncoder:
-        model = self._store.encoder()
-        assert model is not None  # only made when the settings use the conditional encoder
-        return model
+    role = "encoder"
 
     def joint_states(self, query: str, chunks: Sequence[str]) -> JointStates:
         """See :meth:`ConditionalEncoder.joint_states`."""
