@@ -3,6 +3,7 @@ per-bullet citations checked against the passage cited (a scripted generator of 
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 
@@ -11,19 +12,23 @@ from conftest import ScriptedGenerator
 
 from assistant.errors import Cancelled
 from assistant.models.base import GenerationRequest
-from assistant.records import Document, Progress, Segment
+from assistant.records import Chunk, Document, Progress, Segment
 from assistant.ttrag.compute.summarize import (
     GIST_BUDGET,
     MAX_MAP_CALLS,
     SummaryRequest,
+    gist_slots,
     headings,
     parse_request,
     reading_plan,
     summarize,
+    supported_by,
+    title_page,
     top_level,
 )
 from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.pipeline import Models, ask
+from assistant.ttrag.prompts import summary_points_schema
 
 FILLER = ("Under this Section the Parties agree as follows. The Supplier shall keep records of the matter for the "
           "period required by law. Each Party shall bear its own costs in connection with the matter. ")
@@ -163,12 +168,17 @@ def _number_of(request: GenerationRequest, needle: str) -> int:
     return next(n for n, t in _passages(request).items() if needle in t)
 
 
+def _points(*points: tuple[str, int]) -> str:
+    """A gist reply as the model writes it under ``summary_points_schema``."""
+    return json.dumps({f"point{i}": {"sentence": s, "passage": n} for i, (s, n) in enumerate(points, 1)})
+
+
 def test_bullets_cite_their_passage_and_unsupported_ones_are_dropped(ctx: Context) -> None:
     def script(r: GenerationRequest) -> str:
         term, pay = _number_of(r, "three (3) years"), _number_of(r, "30 days")
-        return (f"- The initial term of this Agreement is three (3) years from the Effective Date [{term}]\n"
-                f"- The Buyer shall pay each undisputed invoice within 30 days of receipt [{term}]\n"  # wrong marker
-                f"- The Supplier pays a bonus of 99 percent on every widget [{pay}]\n")  # not in the document
+        return _points(("The initial term of this Agreement is three (3) years from the Effective Date", term),
+                       ("The Buyer shall pay each undisputed invoice within 30 days of receipt", term),  # wrong number
+                       ("The Supplier pays a bonus of 99 percent on every widget", pay))  # not in the document
 
     gen = ScriptedGenerator(script)
     answer = ask(ctx, "Summarize this agreement", Models(gen, None, None))
@@ -190,7 +200,7 @@ def test_bullets_cite_their_passage_and_unsupported_ones_are_dropped(ctx: Contex
 
 
 def test_nothing_supported_falls_back_to_the_passages_own_sentences(ctx: Context) -> None:
-    gen = ScriptedGenerator(lambda r: "- The moon is made of cheese [1]\n- Prices rise by 77 percent [2]\n")
+    gen = ScriptedGenerator(lambda r: _points(("The moon is made of cheese", 1), ("Prices rise by 77 percent", 2)))
     result = summarize(ctx, SummaryRequest(), gen)
     assert result.bullets and result.dropped == ("The moon is made of cheese", "Prices rise by 77 percent")
     for b in result.bullets:
@@ -240,11 +250,125 @@ def test_cancel_stops_the_map_calls(ctx: Context) -> None:
 def test_a_bullet_joining_two_cited_passages_cites_both(ctx: Context) -> None:
     def script(r: GenerationRequest) -> str:
         term, pay = _number_of(r, "three (3) years"), _number_of(r, "30 days")
-        return (f"- The initial term is three (3) years and the Buyer shall pay each invoice within 30 days "
-                f"[{term}][{pay}]\n")
+        return (f'{{"point1": {{"sentence": "The initial term is three (3) years and the Buyer shall pay each '
+                f'invoice within 30 days [{term}][{pay}]", "passage": {term}}}}}')  # both marked in the sentence
 
     result = summarize(ctx, SummaryRequest(), ScriptedGenerator(script))
     bullet = result.bullets[0]  # (the others are quoted openings of passages it did not cite)
     assert all(n not in bullet.cites for b in result.bullets[1:] for n in b.cites)
     texts = [result.passages[n - 1].text for n in bullet.cites]
     assert len(texts) == 2 and any("three (3) years" in t for t in texts) and any("30 days" in t for t in texts)
+
+
+def test_gist_asks_each_point_by_name_under_a_schema(ctx: Context) -> None:
+    def script(r: GenerationRequest) -> str:
+        return _points(("The initial term of this Agreement is three (3) years", _number_of(r, "three (3) years")),
+                       ("The Buyer shall pay each undisputed invoice within 30 days", _number_of(r, "30 days")),
+                       ("Either Party may terminate for convenience by giving 90 days' written notice",
+                        _number_of(r, "90 days")))
+
+    gen = ScriptedGenerator(script)
+    result = summarize(ctx, SummaryRequest(), gen)
+    request = gen.requests[0]
+    assert request.json_schema == summary_points_schema(3)
+    for i, slot in enumerate(gist_slots(result.passages, "contract"), 1):  # the contract's slots, in the prompt
+        assert f"point{i}: {slot}." in request.user
+    assert "the term" in request.user and "the money" in request.user and "the remedies" in request.user
+    assert [b.text[:20] for b in result.bullets] == ["The initial term of ", "The Buyer shall pay ",
+                                                       "Either Party may ter"]
+
+
+def test_a_reply_cut_short_keeps_its_complete_points(ctx: Context) -> None:
+    def script(r: GenerationRequest) -> str:
+        full = _points(("The initial term of this Agreement is three (3) years", _number_of(r, "three (3) years")),
+                       ("The Buyer shall pay each undisputed invoice within 30 days", _number_of(r, "30 days")))
+        return full[:full.index("30 days") - 10]  # the token limit ends the second point
+
+    result = summarize(ctx, SummaryRequest(), ScriptedGenerator(script))
+    assert result.bullets[0].text == "The initial term of this Agreement is three (3) years"
+    assert "30 days" not in result.bullets[0].text and not result.dropped
+
+
+def test_a_mailbox_of_separate_conversations_gets_a_point_per_message(tokenizer: object) -> None:
+    text = ("From: Ximian, Inc. <evolve@example.com>\nSubject: Evolution 0.10 is now available\n\n"
+            "Ximian announces Evolution 0.10, a preview with calendar and address book. " * 3 + "\n\n"
+            "From: Alexandre Julliard <julliard@example.com>\nSubject: Wine release 20020904\n\n"
+            "This is release 20020904 of Wine, a free implementation of Windows on Unix. " * 3 + "\n")
+    box = build_context([_text_doc("announce.mbox", text)], tokenizer, chunk_tokens=60)
+
+    def script(r: GenerationRequest) -> str:
+        return _points(("Ximian announces Evolution 0.10, a preview with calendar and address book", 1),
+                       ("This is release 20020904 of Wine, a free implementation of Windows on Unix", 2))
+
+    gen = ScriptedGenerator(script)
+    answer = ask(box, "Summarize this mailbox", Models(gen, None, None))
+    first = answer.text.splitlines()[0]
+    assert first.startswith("2 conversations: Evolution 0.10 is now available; Wine release 20020904")
+    user = gen.requests[0].user
+    assert "point1: what the message in passage [1] (from Ximian, Inc.) announces or asks" in user
+    assert "point2: what the message in passage [2] (from Alexandre Julliard) announces or asks" in user
+    assert "point3" not in user and gen.requests[0].json_schema == summary_points_schema(2)
+    assert len([ln for ln in answer.text.splitlines() if ln.startswith("- ")]) == 2
+
+
+def test_a_thread_keeps_the_email_slots() -> None:
+    thread = [Chunk(1, "From: a@example.com\nSubject: Launch date\n\nCan we launch on Monday?", "t.mbox", 0, 60),
+              Chunk(2, "From: b@example.com\nSubject: RE: Launch date\n\nYes, Monday works.", "t.mbox", 60, 120)]
+    assert gist_slots(thread, "email")[0] == "who writes and what they announce or ask"
+
+
+PAPER = ("Dense Retrieval for Question Answering\nAnna Author, Bruno Author, Chen Author\nUniversity of Examples | "
+         "Example Research Lab\n\nAbstract\n"
+         "We show that retrieval can use dense representations learned by a dual-encoder. Our retriever "
+         "outperforms a strong BM25 system by 9%-19% absolute in top-20 passage retrieval accuracy.\n\n"
+         "1 Introduction\n" + "Open-domain question answering is a long-studied task with many systems. " * 12 +
+         "\n\n2 Background\n" + "Earlier systems used sparse vectors for retrieval of passages. " * 12 +
+         "\n\n3 Method\n" + "The encoder maps each passage to a vector of numbers for search. " * 12 +
+         "\n\n4 Conclusion\nDense retrieval can outperform and replace sparse retrieval in question answering. "
+         "Training needs a few critical ingredients.\n")
+
+
+def test_a_paper_gist_reads_its_abstract_and_conclusion(tokenizer: object) -> None:
+    paper = build_context([_text_doc("dpr.txt", PAPER)], tokenizer, chunk_tokens=60)
+    plan = reading_plan(paper, SummaryRequest())
+    assert [p.role for p in plan] == ["title", "part", "part"]
+    assert plan[1].chunk.text.startswith("Abstract") and "9%-19%" in plan[1].chunk.text
+    assert "1 Introduction" not in plan[1].chunk.text  # the abstract ends at the next part
+    assert plan[2].chunk.text.startswith("4 Conclusion")
+    assert gist_slots([p.chunk for p in plan], "report")[1].startswith("how its method or content compares")
+    detail = reading_plan(paper, SummaryRequest(detail=True), budget=8000)
+    assert any(p.chunk.text.startswith("2 Background") for p in detail)  # "in detail" reads the other parts
+
+
+def test_named_parts_of_a_repeated_document_are_its_body_not_its_contents(tokenizer: object) -> None:
+    body = ("Handbook for\nChapter 13\nStanding Trustees\nTable of Contents\n"
+            "CHAPTER 1 - INTRODUCTION\nA. PURPOSE1-1\nCHAPTER 2 - BUDGETS\nA. ANNUAL BUDGETS2-1\n"
+            "B. AMENDED BUDGETS2-2\nCHAPTER 3 - AUDITS\nA. ANNUAL AUDIT3-1\n\n"
+            "CHAPTER 1 - INTRODUCTION\n\nA.\tPURPOSE\nThe United States Trustee appoints and supervises standing "
+            "trustees in every district of the country.\n\n"
+            "CHAPTER 2\nBUDGETS\n\nA.\tANNUAL BUDGETS\n1.\tSUBMISSION\nThe standing trustee must submit an annual "
+            "budget to the United States Trustee for approval.\n\n"
+            "CHAPTER 3 - AUDITS\n\nA.\tANNUAL AUDIT\n1.\tSCOPE\nAn independent auditor examines the trust accounts "
+            "of the standing trustee every year.\n\n")
+    doc = _text_doc("handbook.docx", body * 3)  # the file holds the handbook three times, contents and all
+    parts = top_level(headings(doc), doc.text)
+    assert [h.title for h in parts] == ["CHAPTER 1 - INTRODUCTION", "CHAPTER 2", "CHAPTER 3 - AUDITS"]
+    assert all(h.start > body.index("\n\n") for h in parts) and all(h.start < len(body) for h in parts)
+    assert title_page(doc) == "Handbook for Chapter 13 Standing Trustees"  # "for" carries on past "Chapter 13"
+
+
+def test_a_statement_without_figures_may_rest_on_several_passages() -> None:
+    passages = [Chunk(1, "CHAPTER 6 - BUDGETS. The standing trustee must submit an annual budget.", "h", 0, 70),
+                Chunk(2, "CHAPTER 7 - AUDITS. The standing trustee is audited every year by an auditor.", "h", 70, 150),
+                Chunk(3, "Penalties of 5% apply to late budgets after 30 days.", "h", 150, 210)]
+    joined = "The trustee must submit an annual budget, and an auditor audits the trustee every year"
+    assert supported_by(joined, passages, [1]) == [1, 2]
+    assert supported_by("The standing trustee pays 5% after 30 days of the annual budget", passages, [1]) == []
+    assert supported_by("The moon landing was filmed in a studio by the trustee", passages) == []
+
+
+def test_the_gist_fill_quotes_sentences_not_headings(ctx: Context) -> None:
+    result = summarize(ctx, SummaryRequest(), ScriptedGenerator(lambda r: "{}"))
+    assert result.bullets
+    for b in result.bullets:  # running text ending in a full stop, not "CHAPTER 2 - APPOINTMENT, ..."
+        assert b.text.rstrip().endswith(".") and not b.text.isupper()

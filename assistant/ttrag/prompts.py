@@ -138,19 +138,46 @@ def summary_plan_prompt(chunks: Sequence[Chunk], *, kind: str = "document", focu
     """
     what = f"what these passages say about {focus}" if focus else _SUMMARY_GUIDE.get(kind, _SUMMARY_GUIDE["document"])
     shape = (f"Write {n} plain sentences" if form == "sentences" else f"Write {n} bullet points starting with \"- \"")
-    slots = _SUMMARY_SLOTS.get(kind) if (n == 3 and not focus) else None
-    order = (" In order: " + "; ".join(f"({i}) {s}" for i, s in enumerate(slots, 1)) + ".") if slots else ""
     return (f"{fence(chunks)}\n"
             f"Task: summarize the document for a busy reader: {what}. {shape}, each one short sentence "
             "stating facts from the passages, with names, numbers and dates exactly as written there, ending "
-            f"with the number of the passage it comes from in brackets, e.g. [2].{order} Use only the passages; "
+            f"with the number of the passage it comes from in brackets, e.g. [2]. Use only the passages; "
             "no introduction.")
 
 
-# The 3-bullet gist's bullets, by kind of document (issue 18: what a reader needs first).
-_SUMMARY_SLOTS = {
-    "contract": ("what is supplied and the term", "the money: price adjustments and payment days",
-                 "the remedies: liquidated damages and their cap"),
-    "report": ("what it is and its purpose", "its main findings or contents", "its conclusions or recommendations"),
-    "email": ("who writes and what they ask or announce", "what was decided or released", "what is still open"),
+# The 3-bullet gist's points, by kind of document (issue 18: what a reader needs first). Asked one by one
+# in a JSON object (summary_points_prompt): the 1.5B model given them as an "in order" list wrote its three
+# bullets about the first passages (the parties' addresses) and skipped the term's money and remedies.
+SUMMARY_SLOTS = {
+    "contract": ("what is supplied and for how long the agreement runs (its term)",
+                 "the money: the prices or price adjustments and the payment days",
+                 "the remedies: damages (for example for late delivery) and their cap, or the limit of liability"),
+    "report": ("what the document is, who issued it and its purpose", "what it covers, with its figures",
+               "what it requires or recommends"),
+    # a report with an abstract (a paper): the gist reads the abstract and the conclusion
+    "paper": ("what the document presents", "how its method or content compares with others, with figures",
+              "what it concludes or recommends"),
+    "email": ("who writes and what they announce or ask", "what was decided, released or agreed",
+              "what is still open or asked of the reader"),
+    "spreadsheet": ("what the table lists: its columns", "its first rows, each with every value",
+                    "its remaining rows, each with every value"),
+    "document": ("what the document is and its purpose", "its most important content", "another important point"),
 }
+
+
+def summary_points_schema(n: int) -> dict[str, object]:
+    """JSON schema of a gist of ``n`` points: ``{"point1": {"sentence": str, "passage": int}, ...}``."""
+    point = {"type": "object", "properties": {"sentence": {"type": "string"}, "passage": {"type": "integer"}},
+             "required": ["sentence", "passage"]}
+    keys = [f"point{i}" for i in range(1, n + 1)]
+    return {"type": "object", "properties": {k: point for k in keys}, "required": keys}
+
+
+def summary_points_prompt(chunks: Sequence[Chunk], slots: Sequence[str]) -> str:
+    """The gist as named points (issue 18), decoded with :func:`summary_points_schema`: ``point<i>`` states
+    ``slots[i-1]`` in one sentence and gives the number of the passage it comes from."""
+    asked = " ".join(f"point{i}: {s}." for i, s in enumerate(slots, 1))
+    return (f"{fence(chunks)}\n"
+            f"Task: summarize the document for a busy reader in {len(slots)} points, each one short sentence "
+            "stating facts from the passages with names, numbers and dates exactly as written there, and the "
+            f"number of the passage it comes from. {asked}")

@@ -27,6 +27,7 @@ sentences of the best planned passages are shown instead (extractive, supported 
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
@@ -42,7 +43,13 @@ from assistant.records import Chunk, Document
 from assistant.ttrag import prefilter
 from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.grounding import terms
-from assistant.ttrag.prompts import SYSTEM, summary_plan_prompt
+from assistant.ttrag.prompts import (
+    SUMMARY_SLOTS,
+    SYSTEM,
+    summary_plan_prompt,
+    summary_points_prompt,
+    summary_points_schema,
+)
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
 
@@ -52,6 +59,7 @@ MAX_MAP_CALLS = 4  # map calls for "in detail" (each ~the gist's cost)
 GIST_BULLETS = 3
 DETAIL_BULLETS_PER_CALL = 3
 OPENING_CHARS = 420  # characters read from the opening of a part
+ABSTRACT_CHARS = 900  # characters read from an abstract or executive summary
 MIN_SUPPORT = 0.6  # share of a bullet's content words that must stand in the passage it cites
 
 Form = Literal["bullets", "sentences"]
@@ -108,7 +116,8 @@ _FOCUS = [
                r"(?: the| this| that| its)? (?P<f>.+)", re.I),
 ]
 _WHOLE = re.compile(r"^(?:(?:the |this |that |attached |whole |entire |full |)+(?:document|attachment|file|report|"
-                    r"email|e-mail|mail|message|thread|email thread|agreement|contract|paper|pdf|handbook|"
+                    r"email|e-mail|mail|message|thread|email thread|mailbox|inbox|mail folder|conversation|agreement|"
+                    r"contract|paper|pdf|handbook|"
                     r"spreadsheet|sheet|workbook|text|deck|presentation|memo|letter|it)s?)?$", re.I)
 _TRAIL = re.compile(r"\b(?:in (?:\w+ )?(?:bullets?|bullet points|sentences|detail|depth)|in (?:one|two|three|"
                     r"four|five|\d+) \w+|please|for me|briefly|of (?:this|the|that) (?:document|attachment|"
@@ -232,11 +241,16 @@ def top_level(hs: Sequence[Heading], doc_text: str) -> list[Heading]:
     for i, h in enumerate(hs):
         if h.level != level or (len(named) >= 3 and not _NAMED.match(h.title)):
             continue
-        nxt = next((g for g in hs[i + 1:] if g.level <= level), None)
+        # a named part ("CHAPTER 5") runs to the next named part, not to its own "1. DUTY" of the same level
+        nxt = next((g for g in hs[i + 1:] if g.level <= level and (len(named) < 3 or _NAMED.match(g.title))), None)
         end = nxt.start if nxt else h.body + 10_000
-        if _has_prose(doc_text, h.body, end):
-            # the same title twice (an outline, then the body): the later one is the part itself
-            picked[re.sub(r"\W+", " ", h.title).strip().lower()] = h
+        m = _NAMED.match(h.title) if len(named) >= 3 else None  # "CHAPTER 5" and "CHAPTER 5 - BUDGETS": one part
+        key = re.sub(r"\W+", " ", m.group(0) if m else h.title).strip().lower()
+        # the same title twice (an outline, then the body, or a document repeated): the first that opens
+        # running text, not the table of contents' lines under an outline's entry ("1. DUTY5-1")
+        if key not in picked and _has_prose(doc_text, h.body, end) and \
+                not _is_outline(doc_text[h.body:min(end, h.body + 400)]):
+            picked[key] = h
     return sorted(picked.values(), key=lambda h: h.start)
 
 
@@ -269,6 +283,9 @@ _CUES: dict[str, list[re.Pattern[str]]] = {
         r"duties|responsibilit|role", r"method|approach|model")],
 }
 _PARTIES = re.compile(r"\b(parties|recitals|whereas|(?:made|entered into)\b.{0,40}\bbetween|by and between)\b", re.I)
+_ABSTRACT = re.compile(r"^\W*(?:\d+\.?\s+)?(?:abstract|executive summary|summary)\b", re.I)
+_CONCLUSION = re.compile(r"^\W*(?:\d+\.?\s+)?(?:conclusions?|concluding remarks|discussion|recommendations?)\b",
+                         re.I)
 _DEFINITIONS = re.compile(r"\bdefinitions?\b", re.I)
 
 
@@ -402,9 +419,9 @@ def _cue_rank(kind: Kind, title: str) -> int:
     return len(cues)
 
 
-def _ranked(kind: Kind, parts: Sequence[Heading], detail: bool) -> list[Heading]:
+def _ranked(kind: Kind, parts: Sequence[Heading]) -> list[Heading]:
     """The parts in reading order of need: the first part matching each cue of the kind, cue by cue; then
-    (``detail``, or when no part matches a cue) the rest in document order."""
+    the rest in document order (read while the budget lasts: a handbook's chapters before cluster medoids)."""
     cues = _CUES.get("contract" if kind == "contract" else "report", [])
     first = []
     for cue in cues:
@@ -412,7 +429,7 @@ def _ranked(kind: Kind, parts: Sequence[Heading], detail: bool) -> list[Heading]
         if h is not None:
             first.append(h)
     rest = [h for h in parts if h not in first]
-    return first + rest if (detail or not first) else first
+    return first + rest
 
 
 def _prefix(sentence: str) -> str:
@@ -538,7 +555,13 @@ def _document_plan(ctx: Context, doc: Document, budget: int, detail: bool) -> li
         d = next((i for i, h in enumerate(hs) if _DEFINITIONS.search(h.title)), None)
         if d is not None:
             b.add("definitions", _passage(ctx, doc, hs[d].start, 360, limit=_section_end(hs, d, len(doc.text))))
-    ranked = _ranked(kind, parts, detail)
+    ranked = _ranked(kind, parts)
+    abstract = [h for h in parts if _ABSTRACT.match(h.title)]
+    authors_summary = kind == "report" and bool(abstract) and not detail
+    if authors_summary:
+        # the authors' own summary states purpose, method and findings: the gist reads it and the conclusion,
+        # not the introduction's background that the small model otherwise summarizes instead
+        ranked = abstract[:1] + [h for h in parts if _CONCLUSION.match(h.title)][:1]
     ends = {h.start: next((g.start for g in parts if g.start > h.start), len(doc.text)) for h in parts}
     openings: Counter[str] = _sentence_starts(doc) if kind == "contract" else Counter()
     for h in ranked:
@@ -547,8 +570,10 @@ def _document_plan(ctx: Context, doc: Document, budget: int, detail: bool) -> li
         if kind == "contract":  # a contract's parts open with boilerplate: read its most specific sentence
             b.add("part", _key_passage(ctx, doc, h, ends[h.start], openings))
         else:
-            b.add("part", _passage(ctx, doc, h.start, 360))
-    slots = max(0, b.left // 380)
+            # an abstract or executive summary states the findings a 360-character opening cuts off
+            b.add("part", _passage(ctx, doc, h.start, ABSTRACT_CHARS if _ABSTRACT.match(h.title) else 360,
+                                   limit=ends[h.start]))
+    slots = 0 if authors_summary else max(0, b.left // 380)
     if slots:
         for c in representative(ctx, chunks[1:], slots + 3):  # a medoid already read is skipped
             if b.left < 200:
@@ -620,7 +645,8 @@ def supported_by(statement: str, passages: Sequence[Chunk], cited: Sequence[int]
                  *, min_share: float = MIN_SUPPORT) -> list[int]:
     """1-based numbers of the passages that support ``statement`` (every number in it, and at least
     ``min_share`` of its content words): a ``cited`` one, else the ``cited`` ones together (up to 3), else
-    the best other passage; empty when none does."""
+    the best other passage, else (a statement with at most one number) up to 4 passages together
+    (:func:`_jointly`); empty when none does."""
     shares = {n: support_share(statement, c.text) for n, c in enumerate(passages, 1)}
     ok = [n for n in cited if 1 <= n <= len(passages) and shares[n] >= min_share]
     if ok:
@@ -629,7 +655,32 @@ def supported_by(statement: str, passages: Sequence[Chunk], cited: Sequence[int]
     if len(joint) > 1 and support_share(statement, "\n".join(passages[n - 1].text for n in joint)) >= min_share:
         return joint  # a statement joining two cited passages ("a 5-year term [3], paid in 45 days [5]")
     best = max(shares, key=lambda n: shares[n], default=0)
-    return [best] if best and shares[best] >= min_share else []
+    if best and shares[best] >= min_share:
+        return [best]
+    return _jointly(statement, passages, min_share) if len(_numbers(statement)) <= 1 else []
+
+
+def _jointly(statement: str, passages: Sequence[Chunk], min_share: float, *, most: int = 4) -> list[int]:
+    """Up to ``most`` passages that together hold ``min_share`` of a statement's content words, chosen
+    greedily (each adding at least two words): a statement listing what the parts read cover ("covers the
+    appointment, ... budgets, reports and audits"). Only for statements with at most one number, which
+    must stand in a passage picked, so that figures of one passage are not joined to the words of others."""
+    want = terms(statement)
+    if not want or len(_numbers(statement)) > 1:
+        return []
+    have = [terms(c.text) & want for c in passages]
+    got: set[str] = set()
+    picked: list[int] = []
+    while len(picked) < most:
+        n = max(range(len(passages)), key=lambda i: len(have[i] - got), default=-1)
+        if n < 0 or len(have[n] - got) < 2:
+            break
+        picked.append(n + 1)
+        got |= have[n]
+        if len(got) >= min_share * len(want) and \
+                _numbers(statement) <= _numbers("\n".join(passages[i - 1].text for i in picked)):
+            return sorted(picked)
+    return []
 
 
 # ---------------------------------------------------------------------------------------------- writing
@@ -690,12 +741,20 @@ def _extractive(passages: Sequence[Chunk], n: int) -> list[Bullet]:
     for i, c in enumerate(passages, 1):
         for s, e in sentence_spans(c.text):
             sentence = re.sub(r"[#*]+", "", c.text[s:e]).strip()
-            if len(sentence.split()) >= 6:
+            if len(sentence.split()) >= 6 and _is_sentence(sentence):
                 out.append(Bullet(sentence, (i,)))
                 break
         if len(out) >= n:
             break
     return out
+
+
+def _is_sentence(text: str) -> bool:
+    """Running text rather than a heading or a title line: mostly lower-case letters, ending in a full stop
+    (or 12 words or more)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    lower = sum(ch.islower() for ch in letters) >= 0.6 * max(1, len(letters))
+    return lower and (text.rstrip().endswith((".", "!", "?", ".)", '."')) or len(text.split()) >= 12)
 
 
 def _same(a: str, b: str) -> bool:
@@ -704,9 +763,60 @@ def _same(a: str, b: str) -> bool:
 
 
 def _write(generator: Generator, passages: Sequence[Chunk], kind: Kind, request: SummaryRequest, n: int,
-           purpose: str) -> str:
+           purpose: str) -> list[tuple[str, list[int]]]:
+    """The model's statements with the passage numbers each cites (not yet checked)."""
     prompt = summary_plan_prompt(passages, kind=kind, focus=request.focus, n=n, form=request.form)
-    return generator.complete(GenerationRequest(SYSTEM, prompt, max_tokens=40 * n + 30, purpose=purpose))
+    reply = generator.complete(GenerationRequest(SYSTEM, prompt, max_tokens=40 * n + 30, purpose=purpose))
+    return _statements(reply, request.form)[:n]
+
+
+def gist_slots(passages: Sequence[Chunk], kind: Kind) -> list[str]:
+    """What each point of the whole-document gist states (:data:`~assistant.ttrag.prompts.SUMMARY_SLOTS` by
+    kind). A mailbox of separate messages (more than one subject, "Re:" aside) gets a point per message
+    read, up to :data:`GIST_BULLETS`: "what the message in passage [2] (from Alexandre Julliard) announces
+    or asks"."""
+    if kind == "email":
+        messages = []
+        for n, c in enumerate(passages, 1):
+            subject = re.search(r"^Subject:\s*(.+)$", c.text, re.M)
+            sender = re.search(r"^From:\s*(.+?)\s*(?:<[^>]*>)?\s*$", c.text, re.M)
+            if subject:
+                messages.append((n, _topic(subject.group(1)), sender.group(1).strip('" ') if sender else ""))
+        if len({m[1] for m in messages}) > 1:
+            return [f"what the message in passage [{n}]" + (f" (from {who})" if who else "") +
+                    " announces or asks, with its main details" for n, _s, who in messages[:GIST_BULLETS]]
+    if kind == "report" and any(_ABSTRACT.match(c.text.lstrip()) for c in passages):
+        return list(SUMMARY_SLOTS["paper"])
+    return list(SUMMARY_SLOTS.get(kind, SUMMARY_SLOTS["document"]))
+
+
+def _topic(subject: str) -> str:
+    """A subject without reply and forward prefixes, lower-cased: the thread it belongs to."""
+    return re.sub(r"^(?:\s*(?:re|fwd?|aw|wg)\s*(?:\[\d+\])?\s*:\s*)+", "", subject.strip(), flags=re.I).lower()
+
+
+_POINT_SENTENCE = re.compile(r'"sentence"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"passage"\s*:\s*(\d+)')
+
+
+def _write_points(generator: Generator, passages: Sequence[Chunk], kind: Kind) -> list[tuple[str, list[int]]]:
+    """The whole-document gist as named points, one per :func:`gist_slots` slot, decoded under
+    :func:`~assistant.ttrag.prompts.summary_points_schema` (one call). A reply cut short by the token limit
+    keeps its complete points."""
+    slots = gist_slots(passages, kind)
+    prompt = summary_points_prompt(passages, slots)
+    reply = generator.complete(GenerationRequest(SYSTEM, prompt, max_tokens=60 * len(slots) + 40,
+                                                 json_schema=summary_points_schema(len(slots)), purpose="summary"))
+    out = []
+    for m in _POINT_SENTENCE.finditer(reply):
+        try:
+            sentence = json.loads(f'"{m.group(1)}"')
+        except ValueError:
+            continue
+        body = _PAGE_NOTE.sub("", _MARK.sub("", sentence)).strip(" :-")
+        marked = [int(n) for k in _MARK.finditer(sentence) for n in k.group(1).split(",")]  # "[3][5]" in the text
+        if len(body.split()) >= 3:
+            out.append((body, list(dict.fromkeys([*marked, int(m.group(2))]))))
+    return out
 
 
 def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, embedder: Embedder | None = None,
@@ -755,8 +865,11 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
     on_progress(0, len(groups))
     for g, members in enumerate(groups):
         local = [passages[i] for i in members]
-        reply = _write(generator, local, kind, request, per_call, "summary" if g == 0 else "summary_map")
-        for statement, cites in _statements(reply, request.form)[:per_call]:
+        if request.detail or request.focus:
+            replies = _write(generator, local, kind, request, per_call, "summary" if g == 0 else "summary_map")
+        else:
+            replies = _write_points(generator, local, kind)
+        for statement, cites in replies:
             support = supported_by(statement, local, cites)
             if not support:
                 dropped.append(statement)
@@ -795,26 +908,40 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
 
 
 def title_of(doc: Document) -> str:
-    """The document's title, at most 120 characters: the subject of an email's first message, else its
-    first line (without Markdown marks)."""
+    """The document's title: the subject of an email's first message (120 characters at most), or for a
+    mailbox of several conversations their count and first three subjects; else the first line (without
+    Markdown marks, 120 characters at most)."""
     if document_kind(doc) == "email":
-        m = re.search(r"^Subject:\s*(.+)$", doc.text, re.M)
-        if m:
-            return re.sub(r"\s+", " ", m.group(1)).strip()[:120]
+        subjects = [re.sub(r"\s+", " ", m.group(1)).strip() for m in re.finditer(r"^Subject:\s*(.+)$", doc.text, re.M)]
+        topics = list(dict.fromkeys(_topic(s) for s in subjects))
+        if len(topics) > 1:  # a mailbox of separate conversations: name them, not the first alone
+            first = [next(s for s in subjects if _topic(s) == t) for t in topics]
+            return (f"{len(topics)} conversations: " + "; ".join(s[:70] for s in first[:3]) +
+                    ("; ..." if len(first) > 3 else ""))
+        if subjects:
+            return subjects[0][:120]
     first = next((ln.strip() for ln in doc.text.splitlines() if ln.strip()), "")
     return re.sub(r"[#*]+", "", first).strip()[:120]
 
 
+_CONTENTS = re.compile(r"^(?:table of )?contents\b", re.I)
+_CONNECTORS = {"for", "of", "and", "on", "to", "the", "between", "with", "in", "under"}
+
+
 def title_page(doc: Document, *, max_chars: int = 220) -> str:
-    """A contract's title page as one line: its lines up to the first labelled one ("Agreement number: ...")
-    or the first heading after the title, Markdown marks removed ("Master Supply and Services Agreement
-    between Norhaven Medical Devices GmbH (the "Buyer") and Calder Precision Components Ltd. (the
+    """A contract's or report's title page as one line: its lines up to the first labelled one ("Agreement
+    number: ..."), the table of contents or the first heading after the title (not one that continues a
+    line ending in "for", "of", ...: "Handbook for" / "Chapter 13"), Markdown marks removed ("Master Supply
+    and Services Agreement between Norhaven Medical Devices GmbH (the "Buyer") and Calder Precision Components Ltd. (the
     "Supplier")"); the title alone when that is longer than ``max_chars``."""
     words: list[str] = []
     for i, line in enumerate(ln.strip() for ln in doc.text.splitlines()):
         if not line:
             continue
-        if words and (":" in line or _MD.match(line) or _heading_level(line) and i > 0):
+        if _CONTENTS.match(line):
+            break
+        continued = bool(words) and words[-1].rsplit(" ", 1)[-1].lower() in _CONNECTORS  # "Handbook for" / "Chapter 13"
+        if words and (":" in line or _MD.match(line) or _heading_level(line) and i > 0 and not continued):
             break
         words.append(re.sub(r"[#*]+", "", line).strip())
     line = re.sub(r"\s+", " ", " ".join(words)).strip()
@@ -831,7 +958,7 @@ def _lead(ctx: Context, passages: Sequence[Chunk], request: SummaryRequest) -> s
     for d in docs[:3]:
         pages = {s.page for s in d.segments if s.page}
         size = f", {len(pages)} pages" if len(pages) > 1 else ""
-        title = title_page(d) if document_kind(d) == "contract" else title_of(d)
+        title = title_page(d) if document_kind(d) in ("contract", "report") else title_of(d)
         parts.append(f"{title} ({d.source.rsplit('/', 1)[-1]}{size})")
     lead = "; ".join(parts)
     return f"{lead}, on {request.focus}:" if request.focus else f"{lead}:"
