@@ -372,3 +372,18 @@ def test_the_gist_fill_quotes_sentences_not_headings(ctx: Context) -> None:
     assert result.bullets
     for b in result.bullets:  # running text ending in a full stop, not "CHAPTER 2 - APPOINTMENT, ..."
         assert b.text.rstrip().endswith(".") and not b.text.isupper()
+
+
+def test_sources_are_the_cited_passages_numbered_in_order_with_their_own_sentence(ctx: Context) -> None:
+    def script(r: GenerationRequest) -> str:
+        return _points(("The Buyer shall pay each undisputed invoice within 30 days of receipt",
+                        _number_of(r, "30 days")),
+                       ("The initial term of this Agreement is three (3) years", _number_of(r, "three (3) years")))
+
+    answer = ask(ctx, "Summarize this agreement", Models(ScriptedGenerator(script), None, None))
+    bullets = [ln for ln in answer.text.splitlines() if ln.startswith("- ")]
+    assert bullets[0].endswith("[1]") and bullets[1].endswith("[2]")  # renumbered in order of citation
+    marks = {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)}
+    assert [s.n for s in answer.sources] == sorted(marks)  # passages read but not cited are not listed
+    assert "30 days" in answer.sources[0].snippet and "three (3) years" in answer.sources[1].snippet
+    assert not any(s.snippet.startswith("#") or "**" in s.snippet for s in answer.sources)

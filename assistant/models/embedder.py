@@ -35,6 +35,16 @@ class SentenceTransformerEmbedder(Embedder):
         self.bf16 = bf16  # bfloat16 autocast (:mod:`assistant.models.precision`)
 
     @property
+    def max_tokens(self) -> int:
+        """Word pieces of a text the model reads; the rest is cut (sentence-transformers'
+        ``max_seq_length``: 256 for the bundled all-MiniLM-L6-v2, which was trained on 128)."""
+        return int(self.model.max_seq_length)
+
+    @max_tokens.setter
+    def max_tokens(self, value: int) -> None:
+        self.model.max_seq_length = int(value)
+
+    @property
     def tokenizer(self) -> object:
         """The model's tokenizer (used to measure chunk sizes)."""
         return self.model.tokenizer

@@ -234,18 +234,27 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
     return Reading(True, short, sentence + markers, support, "", raw)
 
 
+_CITED = re.compile(r"\[(\d+)\]")
+
+
 def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int = 240) -> list[Source]:
-    """Sources for ``chunks`` in order, each with the sentence that best matches the answer (or question)."""
-    wanted = {w.lower() for w in _WORD.findall(answer or question)}
+    """Sources for ``chunks`` in order, each with the sentence that best matches the answer's lines that
+    cite it as ``[n]`` (else the whole answer, or the question), Markdown heading and bold marks removed."""
+    everything = {w.lower() for w in _WORD.findall(answer or question)}
+    citing: dict[int, set[str]] = {}
+    for line in (answer or "").splitlines():
+        for m in _CITED.finditer(line):
+            citing.setdefault(int(m.group(1)), set()).update(w.lower() for w in _WORD.findall(_CITED.sub("", line)))
     sources = []
     for n, c in enumerate(chunks, 1):
+        wanted = citing.get(n) or everything
         best, best_score = c.text[:max_chars], -1.0
         for s, e in sentence_spans(c.text):
             words = {w.lower() for w in _WORD.findall(c.text[s:e])}
             score = len(words & wanted) / (1 + len(words)) ** 0.5
             if score > best_score:
                 best, best_score = c.text[s:e], score
-        snippet = best.strip()
+        snippet = re.sub(r"^#+\s*|\*\*", "", best.strip()).strip()
         if len(snippet) > max_chars:
             snippet = snippet[:max_chars - 1] + "…"
         sources.append(Source(n=n, source=c.source, page=c.page, start=c.start, end=c.end, snippet=snippet,

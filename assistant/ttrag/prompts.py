@@ -69,6 +69,8 @@ _TYPE_HINTS = {
     "choice": " The question names two options: short_answer is one of them, as written in the question.",
     "when": " The question asks when: short_answer is a date or a year.",
     "number": " The question asks for a quantity: short_answer is the number with its unit.",
+    "amount": (" The question asks what is owed, paid or charged: short_answer is the amount or rate as the "
+               "passages state it (a percentage, a sum of money), not a date."),
     "where": " The question asks where: short_answer is a place.",
     "who": " The question asks who: short_answer is a name.",
     "email": " The question asks for an e-mail address: short_answer is the address (name@domain).",

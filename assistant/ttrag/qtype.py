@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["yesno", "exists", "choice", "when", "number", "where", "who", "email", "other"]
+Kind = Literal["yesno", "exists", "choice", "when", "number", "amount", "where", "who", "email", "other"]
 
 _AUX = ("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will",
         "would", "should", "shall", "may", "might", "must")
@@ -28,6 +28,14 @@ _WHEN = re.compile(r"^\s*(?:when\b|(?:in |on |by )?what (?:year|date|day|month|d
 _NUMBER = re.compile(r"\bhow (?:many|much|long|old|far|tall|big|large|high|often)\b|\bwhat (?:(?:is|are|was|were) )?"
                      r"(?:the )?(?:\w+ )?(?:number|percentage|percent|amount|rate|population|age|price|cost|fee)s?\b",
                      re.I)
+# "What exactly do we owe you if a delivery is late?", "What interest do you charge?": a sum or a rate, never a
+# date (the draft benchmark's reader answered the first with "4 February 2027", a date from the email)
+_AMOUNT = re.compile(r"^\s*what\b(?:\s+exactly)?\s+(?:(?:do|does|did|will|would|must|shall|should)\s+"
+                     r"(?:we|i|you|they|he|she|it|the \w+)\s+(?:owe|pay|charge|be charged|receive|get)\b|"
+                     r"(?:(?:is|are|was|were)\s+)?(?:the\s+)?(?:\w+\s+)?(?:interest|penalt(?:y|ies)|fees?|charges?|"
+                     r"damages|compensation|discount|deposit|surcharge)\b)", re.I)
+_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:january|february|march|april|may|june|"
+                   r"july|august|september|october|november|december)\b", re.I)
 _WHERE = re.compile(r"^\s*where\b|\b(?:in|from) (?:what|which) (?:city|country|state|town|place|county|"
                     r"region|continent|location)\b", re.I)
 _WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
@@ -71,6 +79,8 @@ def question_type(question: str) -> QuestionType:
         return QuestionType("email")
     if _WHEN.match(q):
         return QuestionType("when")
+    if _AMOUNT.match(q):
+        return QuestionType("amount")
     if _NUMBER.search(q):
         return QuestionType("number")
     if _WHERE.search(q):
@@ -86,7 +96,8 @@ def _has_number(text: str) -> bool:
 
 def fits(qtype: QuestionType, short_answer: str) -> bool:
     """True when ``short_answer`` has the form ``qtype`` expects (a date holds a digit or a month, a
-    number a digit or number word, a place or a person is not a bare number, an e-mail address has an @)."""
+    number a digit or number word, an amount such a number that is not a date, a place or a person is not a
+    bare number, an e-mail address has an @)."""
     s = short_answer.strip().lower()
     if not s:
         return False
@@ -100,6 +111,8 @@ def fits(qtype: QuestionType, short_answer: str) -> bool:
         return bool(re.search(r"\d", s)) or any(m in s for m in _MONTHS)
     if qtype.kind == "number":
         return _has_number(s)
+    if qtype.kind == "amount":  # a sum or a rate: a number that is not a date
+        return _has_number(s) and not _DATE.search(s)
     if qtype.kind == "email":
         return bool(EMAIL_ADDRESS.search(s))
     if qtype.kind in ("where", "who"):

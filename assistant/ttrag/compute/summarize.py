@@ -696,8 +696,9 @@ class Bullet:
 @dataclass(frozen=True)
 class Summary:
     """A finished summary: ``text`` as shown (bullets or sentences, each ending in ``[n]`` markers),
-    the passages read (numbered as in the markers), the bullets kept, and the statements dropped as not
-    supported by the passage they cite."""
+    the passages cited (numbered as in the markers, in order of first citation), the bullets kept (their
+    ``cites`` in the same numbering), the statements dropped as not supported by the passage they cite, and
+    the reading plan (every passage read)."""
 
     text: str
     passages: tuple[Chunk, ...]
@@ -728,8 +729,20 @@ def _statements(text: str, form: Form) -> list[tuple[str, list[int]]]:
     return out
 
 
-def _render(bullets: Sequence[Bullet], form: Form) -> str:
-    marks = ["".join(f"[{n}]" for n in b.cites) for b in bullets]
+class _Numbers:
+    """Source numbers in order of first citation: the passages a summary cites become [1], [2], ... and
+    the passages read but not cited are not listed (a reader shown eight sources for three bullets cannot
+    tell why five are there)."""
+
+    def __init__(self) -> None:
+        self.new: dict[int, int] = {}
+
+    def __call__(self, cites: Sequence[int]) -> tuple[int, ...]:
+        return tuple(dict.fromkeys(self.new.setdefault(n, len(self.new) + 1) for n in cites))
+
+
+def _render(bullets: Sequence[Bullet], form: Form, numbers: _Numbers) -> str:
+    marks = ["".join(f"[{n}]" for n in numbers(b.cites)) for b in bullets]
     if form == "sentences":
         return " ".join(f"{b.text.rstrip('.')}. {m}".strip() for b, m in zip(bullets, marks, strict=True))
     return "\n".join(f"- {b.text} {m}".rstrip() for b, m in zip(bullets, marks, strict=True))
@@ -859,6 +872,7 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
     kept: list[Bullet] = []
     dropped: list[str] = []
     shown = 0
+    numbers = _Numbers()
     lead = _lead(ctx, passages, request)
     if lead:
         on_text(lead + "\n")
@@ -879,7 +893,7 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                 continue
             kept.append(bullet)
         if request.form == "bullets":  # show what is checked so far; later groups append
-            text = _render(kept[shown:], request.form)
+            text = _render(kept[shown:], request.form, numbers)
             if text:
                 on_text(("\n" if shown else "") + text)
                 shown = len(kept)
@@ -900,11 +914,13 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         note("summary_check", extractive=len(extra))
     if request.form == "sentences" or shown < len(kept):
         if shown == 0:
-            on_text(_render(kept, request.form))
+            on_text(_render(kept, request.form, numbers))
         else:
-            on_text("\n" + _render(kept[shown:], request.form))
-    text = (lead + "\n" if lead else "") + _render(kept, request.form)
-    return Summary(text, tuple(passages), tuple(kept), tuple(dropped), tuple(plan))
+            on_text("\n" + _render(kept[shown:], request.form, numbers))
+    text = (lead + "\n" if lead else "") + _render(kept, request.form, numbers)
+    cited = sorted(numbers.new, key=numbers.new.__getitem__)
+    return Summary(text, tuple(passages[n - 1] for n in cited), tuple(Bullet(b.text, numbers(b.cites)) for b in kept),
+                   tuple(dropped), tuple(plan))
 
 
 def title_of(doc: Document) -> str:
