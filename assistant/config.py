@@ -107,6 +107,9 @@ class ModelSettings:
         bf16: matrix products of the embedder and the conditional encoder in bfloat16 (``"auto"``: where
             the CPU computes bfloat16 natively, AMX or AVX512-BF16: 1.7x faster, cosine .99999 of float32;
             ``"on"``, ``"off"``). The LLM is not affected.
+        embed_max_tokens: word pieces of a chunk the pre-filter's embedder reads (16-512). 128, the length
+            all-MiniLM-L6-v2 was trained on: recall@3 .741 vs .737 at sentence-transformers' 256 (HotpotQA,
+            500 questions, ``benchmarks/results/embed_length.md``) at ~0.7x the time.
     """
 
     llm: str = "bundled"
@@ -118,10 +121,14 @@ class ModelSettings:
     reader_model: str = ""
     allow_remote_reader_host: str = ""
     bf16: str = "auto"
+    embed_max_tokens: int = 128
 
     def __post_init__(self) -> None:
         if self.bf16 not in BF16_CHOICES:
             raise ConfigError(f"models.bf16 = {self.bf16!r} is not one of {', '.join(BF16_CHOICES)}; fix config.toml")
+        if not isinstance(self.embed_max_tokens, int) or not 16 <= self.embed_max_tokens <= 512:
+            raise ConfigError(f"models.embed_max_tokens = {self.embed_max_tokens!r} is not a whole number from 16 to "
+                              "512; fix config.toml")
 
 
 WatchMode = Literal["idle", "poll"]

@@ -59,7 +59,8 @@ class ModelStore:
                     == (new.llm, new.n_ctx, new.threads, new.n_gpu_layers, new.reader_model,
                         new.allow_remote_reader_host):
                 store._generator = self._generator
-            if (old.embedder_dir, old.threads, old.bf16) == (new.embedder_dir, new.threads, new.bf16):
+            if (old.embedder_dir, old.threads, old.bf16, old.embed_max_tokens) == \
+                    (new.embedder_dir, new.threads, new.bf16, new.embed_max_tokens):
                 store._embedder = self._embedder
             if (old.encoder_dir, old.threads, old.bf16) == (new.encoder_dir, new.threads, new.bf16):
                 store._encoder = self._encoder
@@ -128,8 +129,9 @@ class ModelStore:
         with self._lock:
             if self._embedder is None:
                 path = locate.embedder_dir(self.settings.models)
+                m = self.settings.models
                 self._embedder = self._timed("embedder", lambda: _load_embedder(
-                    path, self.settings.models.threads, self.settings.models.bf16))
+                    path, m.threads, m.bf16, m.embed_max_tokens))
             return self._embedder
 
     def encoder(self) -> ConditionalEncoder | None:
@@ -221,11 +223,13 @@ class _EncoderOnDemand(_OnDemand, ConditionalEncoder):
         return self._model().similarities(query, chunks, pooling=pooling)
 
 
-def _load_embedder(path: Path, threads: int, bf16: str = "auto") -> Embedder:
+def _load_embedder(path: Path, threads: int, bf16: str = "auto", max_tokens: int = 128) -> Embedder:
     from assistant.models.embedder import SentenceTransformerEmbedder
     from assistant.models.precision import use_bf16
 
-    return SentenceTransformerEmbedder(path, threads=threads, bf16=use_bf16(bf16))
+    embedder = SentenceTransformerEmbedder(path, threads=threads, bf16=use_bf16(bf16))
+    embedder.max_tokens = max_tokens
+    return embedder
 
 
 def _load_encoder(path: Path, threads: int, bf16: str = "auto") -> ConditionalEncoder:

@@ -45,9 +45,9 @@ def main() -> int:
     rows: dict[str, dict[str, object]] = {}
     vectors = {}
     probe = [c.text for c in ctx.chunks[:200]]
-    full = embedder.max_tokens
-    variants = ((("float32", False, full), ("bfloat16 autocast", True, full)) if args.compare == "precision" else
-                ((f"{full} word pieces", native_bf16(), full), ("128 word pieces", native_bf16(), 128)))
+    cut = embedder.max_tokens  # the setting models.embed_max_tokens
+    variants = ((("float32", False, cut), ("bfloat16 autocast", True, cut)) if args.compare == "precision" else
+                (("256 word pieces", native_bf16(), 256), ("128 word pieces", native_bf16(), 128)))
     for name, bf16, max_tokens in variants:
         embedder.bf16 = encoder.bf16 = bf16
         embedder.max_tokens = max_tokens

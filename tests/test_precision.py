@@ -80,3 +80,17 @@ def test_the_first_stage_starts_before_the_torch_models_are_loaded(tokenizer: ob
     assert loaded_at_stage["load_models"] is False  # the wait for them is a stage of its own
     assert loaded_at_stage["prefilter"] is True and store._encoder is not None
     assert answer.found and answer.short_answer == "Imogen Tallis"
+
+
+def test_the_embedder_reads_the_word_pieces_the_setting_allows(minilm_dir: Path, tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="models.embed_max_tokens"):
+        ModelSettings(embed_max_tokens=8)
+    path = tmp_path / "config.toml"
+    path.write_text(f'[models]\nembed_max_tokens = 64\nembedder_dir = "{minilm_dir}"\n', encoding="utf-8")
+    settings = load_settings(path)
+    assert settings.models.embed_max_tokens == 64 and ModelSettings().embed_max_tokens == 128
+    embedder = ModelStore(settings).embedder()
+    assert embedder is not None and embedder.max_tokens == 64  # type: ignore[attr-defined]
+    head = " ".join(f"word{i}" for i in range(40))  # ~120 word pieces
+    a, b = embedder.embed([head + " the contract ends in May.", head + " the weather is fine today."])
+    assert float(a @ b) > 0.999  # what differs lies past the 64th word piece: cut, as configured

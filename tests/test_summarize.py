@@ -225,7 +225,9 @@ def test_detail_runs_bounded_map_calls_with_progress(ctx: Context) -> None:
 def test_sentences_form_has_no_bullets(ctx: Context) -> None:
     def script(r: GenerationRequest) -> str:
         n = _number_of(r, "90 days")
-        return f"Either Party may terminate this Agreement for convenience by giving 90 days' written notice [{n}]."
+        assert "point2: the conditions of termination provisions" in r.user  # a topic's points, not the gist's
+        return _points(("Either Party may terminate this Agreement for convenience by giving 90 days' written notice",
+                        n))
 
     result = summarize(ctx, parse_request("Summarize the termination provisions in plain sentences"),
                        ScriptedGenerator(script))

@@ -811,11 +811,18 @@ def _topic(subject: str) -> str:
 _POINT_SENTENCE = re.compile(r'"sentence"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"passage"\s*:\s*(\d+)')
 
 
-def _write_points(generator: Generator, passages: Sequence[Chunk], kind: Kind) -> list[tuple[str, list[int]]]:
-    """The whole-document gist as named points, one per :func:`gist_slots` slot, decoded under
+def focus_slots(focus: str) -> list[str]:
+    """The points of a summary of one topic ("termination provisions"): what may or must be done and by
+    whom, its conditions (notice, period, amount), and what follows from it."""
+    return [f"what the passages say about {focus}: what may or must be done, and by whom",
+            f"the conditions of {focus}: the notice, period or amount, exactly as written",
+            f"what follows from {focus}: its consequences or the steps after it"]
+
+
+def _write_points(generator: Generator, passages: Sequence[Chunk], slots: Sequence[str]) -> list[tuple[str, list[int]]]:
+    """A gist as named points, one per slot (:func:`gist_slots`, :func:`focus_slots`), decoded under
     :func:`~assistant.ttrag.prompts.summary_points_schema` (one call). A reply cut short by the token limit
     keeps its complete points."""
-    slots = gist_slots(passages, kind)
     prompt = summary_points_prompt(passages, slots)
     reply = generator.complete(GenerationRequest(SYSTEM, prompt, max_tokens=60 * len(slots) + 40,
                                                  json_schema=summary_points_schema(len(slots)), purpose="summary"))
@@ -879,10 +886,11 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
     on_progress(0, len(groups))
     for g, members in enumerate(groups):
         local = [passages[i] for i in members]
-        if request.detail or request.focus:
+        if request.detail:
             replies = _write(generator, local, kind, request, per_call, "summary" if g == 0 else "summary_map")
         else:
-            replies = _write_points(generator, local, kind)
+            replies = _write_points(generator, local, focus_slots(request.focus) if request.focus else
+                                    gist_slots(local, kind))
         for statement, cites in replies:
             support = supported_by(statement, local, cites)
             if not support:
