@@ -223,7 +223,7 @@ class _EncoderOnDemand(_OnDemand, ConditionalEncoder):
         return self._model().similarities(query, chunks, pooling=pooling)
 
 
-def _load_embedder(path: Path, threads: int, bf16: str = "auto", max_tokens: int = 128) -> Embedder:
+def _load_embedder(path: Path, threads: int, bf16: str = "auto", max_tokens: int = 256) -> Embedder:
     from assistant.models.embedder import SentenceTransformerEmbedder
     from assistant.models.precision import use_bf16
 

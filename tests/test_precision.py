@@ -88,7 +88,7 @@ def test_the_embedder_reads_the_word_pieces_the_setting_allows(minilm_dir: Path,
     path = tmp_path / "config.toml"
     path.write_text(f'[models]\nembed_max_tokens = 64\nembedder_dir = "{minilm_dir}"\n', encoding="utf-8")
     settings = load_settings(path)
-    assert settings.models.embed_max_tokens == 64 and ModelSettings().embed_max_tokens == 128
+    assert settings.models.embed_max_tokens == 64 and ModelSettings().embed_max_tokens == 256
     embedder = ModelStore(settings).embedder()
     assert embedder is not None and embedder.max_tokens == 64  # type: ignore[attr-defined]
     head = " ".join(f"word{i}" for i in range(40))  # ~120 word pieces
