@@ -593,7 +593,8 @@ def _is_outline(text: str) -> bool:
 
 def _focus_plan(ctx: Context, docs: Sequence[Document], focus: str, embedder: Embedder | None,
                 budget: int) -> list[Planned]:
-    """The section(s) whose heading names the focus, then the pre-filter's hits for it."""
+    """The section(s) whose heading names the focus (in a contract, its most specific sentence first: see
+    :func:`_key_passage`), then the pre-filter's hits for it."""
     b = _Budget(budget)
     wanted = terms(focus)
     sections = []
@@ -606,6 +607,8 @@ def _focus_plan(ctx: Context, docs: Sequence[Document], focus: str, embedder: Em
                 sections.append((-overlap, h.level, doc, h, nxt.start if nxt else len(doc.text)))
     sections.sort(key=lambda s: (s[0], s[1], s[3].start))
     for _o, _lvl, doc, h, end in sections[:2]:
+        if document_kind(doc) == "contract":  # a clause's figures first ("net 45 days"), not its boilerplate
+            b.add("focus", _key_passage(ctx, doc, h, end, _sentence_starts(doc)))
         pos = h.start
         while pos < end and b.left > 200:
             piece = _passage(ctx, doc, pos, min(600, end - pos, b.left))
