@@ -234,17 +234,15 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
     return Reading(True, short, sentence + markers, support, "", raw)
 
 
-_CITED = re.compile(r"\[(\d+)\]")
-
-
 def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int = 240) -> list[Source]:
     """Sources for ``chunks`` in order, each with the sentence that best matches the answer's lines that
     cite it as ``[n]`` (else the whole answer, or the question), Markdown heading and bold marks removed."""
     everything = {w.lower() for w in _WORD.findall(answer or question)}
     citing: dict[int, set[str]] = {}
     for line in (answer or "").splitlines():
-        for m in _CITED.finditer(line):
-            citing.setdefault(int(m.group(1)), set()).update(w.lower() for w in _WORD.findall(_CITED.sub("", line)))
+        words = {w.lower() for w in _WORD.findall(strip_markers(line))}
+        for n in (int(d) for m in _MARKERS.finditer(line) for d in re.findall(r"\d+", m.group())):
+            citing.setdefault(n, set()).update(words)
     sources = []
     for n, c in enumerate(chunks, 1):
         wanted = citing.get(n) or everything

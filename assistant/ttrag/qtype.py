@@ -34,8 +34,6 @@ _AMOUNT = re.compile(r"^\s*what\b(?:\s+exactly)?\s+(?:(?:do|does|did|will|would|
                      r"(?:we|i|you|they|he|she|it|the \w+)\s+(?:owe|pay|charge|be charged|receive|get)\b|"
                      r"(?:(?:is|are|was|were)\s+)?(?:the\s+)?(?:\w+\s+)?(?:interest|penalt(?:y|ies)|fees?|charges?|"
                      r"damages|compensation|discount|deposit|surcharge)\b)", re.I)
-_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:january|february|march|april|may|june|"
-                   r"july|august|september|october|november|december)\b", re.I)
 _WHERE = re.compile(r"^\s*where\b|\b(?:in|from) (?:what|which) (?:city|country|state|town|place|county|"
                     r"region|continent|location)\b", re.I)
 _WHO = re.compile(r"^\s*(?:who|whom|whose)\b", re.I)
@@ -48,6 +46,8 @@ _CHOICE = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?)\s*,?\s+or\s+(?:the\s+)?
 _CHOICE_MID = re.compile(r"^[^,]+,\s*(?:the\s+)?(?P<a>[^,:?]+?)\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)\s*,\s*\w", re.I)
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december", "century", "decade", "spring", "summer", "autumn", "fall", "winter")
+_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:" + "|".join(_MONTHS[:12]) + r")\b",
+                   re.I)
 _NUMBER_WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
                  "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred",

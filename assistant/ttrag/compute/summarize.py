@@ -38,6 +38,7 @@ from typing import Literal
 import numpy as np
 
 from assistant.documents.chunk import sentence_spans
+from assistant.mail.threads import base_subject
 from assistant.models.base import Embedder, GenerationRequest, Generator
 from assistant.records import Chunk, Document
 from assistant.ttrag import prefilter
@@ -606,9 +607,12 @@ def _focus_plan(ctx: Context, docs: Sequence[Document], focus: str, embedder: Em
                 nxt = next((g for g in hs[i + 1:] if g.level <= h.level), None)
                 sections.append((-overlap, h.level, doc, h, nxt.start if nxt else len(doc.text)))
     sections.sort(key=lambda s: (s[0], s[1], s[3].start))
+    openings: dict[str, Counter[str]] = {}  # per contract, computed once: it reads the whole text
     for _o, _lvl, doc, h, end in sections[:2]:
         if document_kind(doc) == "contract":  # a clause's figures first ("net 45 days"), not its boilerplate
-            b.add("focus", _key_passage(ctx, doc, h, end, _sentence_starts(doc)))
+            if doc.source not in openings:
+                openings[doc.source] = _sentence_starts(doc)
+            b.add("focus", _key_passage(ctx, doc, h, end, openings[doc.source]))
         pos = h.start
         while pos < end and b.left > 200:
             piece = _passage(ctx, doc, pos, min(600, end - pos, b.left))
@@ -660,7 +664,7 @@ def supported_by(statement: str, passages: Sequence[Chunk], cited: Sequence[int]
     best = max(shares, key=lambda n: shares[n], default=0)
     if best and shares[best] >= min_share:
         return [best]
-    return _jointly(statement, passages, min_share) if len(_numbers(statement)) <= 1 else []
+    return _jointly(statement, passages, min_share)
 
 
 def _jointly(statement: str, passages: Sequence[Chunk], min_share: float, *, most: int = 4) -> list[int]:
@@ -797,18 +801,13 @@ def gist_slots(passages: Sequence[Chunk], kind: Kind) -> list[str]:
             subject = re.search(r"^Subject:\s*(.+)$", c.text, re.M)
             sender = re.search(r"^From:\s*(.+?)\s*(?:<[^>]*>)?\s*$", c.text, re.M)
             if subject:
-                messages.append((n, _topic(subject.group(1)), sender.group(1).strip('" ') if sender else ""))
+                messages.append((n, base_subject(subject.group(1)), sender.group(1).strip('" ') if sender else ""))
         if len({m[1] for m in messages}) > 1:
             return [f"what the message in passage [{n}]" + (f" (from {who})" if who else "") +
                     " announces or asks, with its main details" for n, _s, who in messages[:GIST_BULLETS]]
     if kind == "report" and any(_ABSTRACT.match(c.text.lstrip()) for c in passages):
         return list(SUMMARY_SLOTS["paper"])
     return list(SUMMARY_SLOTS.get(kind, SUMMARY_SLOTS["document"]))
-
-
-def _topic(subject: str) -> str:
-    """A subject without reply and forward prefixes, lower-cased: the thread it belongs to."""
-    return re.sub(r"^(?:\s*(?:re|fwd?|aw|wg)\s*(?:\[\d+\])?\s*:\s*)+", "", subject.strip(), flags=re.I).lower()
 
 
 _POINT_SENTENCE = re.compile(r'"sentence"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"passage"\s*:\s*(\d+)')
@@ -940,11 +939,13 @@ def title_of(doc: Document) -> str:
     Markdown marks, 120 characters at most)."""
     if document_kind(doc) == "email":
         subjects = [re.sub(r"\s+", " ", m.group(1)).strip() for m in re.finditer(r"^Subject:\s*(.+)$", doc.text, re.M)]
-        topics = list(dict.fromkeys(_topic(s) for s in subjects))
-        if len(topics) > 1:  # a mailbox of separate conversations: name them, not the first alone
-            first = [next(s for s in subjects if _topic(s) == t) for t in topics]
-            return (f"{len(topics)} conversations: " + "; ".join(s[:70] for s in first[:3]) +
-                    ("; ..." if len(first) > 3 else ""))
+        first: dict[str, str] = {}  # conversation (subject without Re:/Fwd:) -> its first subject as written
+        for subject in subjects:
+            first.setdefault(base_subject(subject), subject)
+        if len(first) > 1:  # a mailbox of separate conversations: name them, not the first alone
+            named = list(first.values())
+            return (f"{len(named)} conversations: " + "; ".join(s[:70] for s in named[:3]) +
+                    ("; ..." if len(named) > 3 else ""))
         if subjects:
             return subjects[0][:120]
     first = next((ln.strip() for ln in doc.text.splitlines() if ln.strip()), "")
