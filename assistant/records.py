@@ -42,7 +42,9 @@ class Document:
 
 @dataclass(frozen=True)
 class Chunk:
-    """~200-token piece of a document. ``start``/``end`` are character offsets in the document text."""
+    """~200-token piece of a document. ``start``/``end`` are character offsets in the document text;
+    ``heading`` is the title of the Markdown section the chunk lies in, '' when the chunk starts with it
+    or there is none."""
 
     id: int
     text: str
@@ -51,6 +53,13 @@ class Chunk:
     end: int
     page: int | None = None
     n_tokens: int = 0
+    heading: str = ""
+
+    @property
+    def indexed_text(self) -> str:
+        """What retrieval reads: the chunk's section heading (when the chunk does not start with it) on
+        a line above its text, so a paragraph deep in "7.3 Late Payment Interest" is found by those words."""
+        return f"{self.heading}\n{self.text}" if self.heading else self.text
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from conftest import ScriptedGenerator
 from assistant.models.base import GenerationRequest
 from assistant.records import Chunk
 from assistant.ttrag import grounding, router
-from assistant.ttrag.generate import answer_schema, parse_reply, stream_answer
+from assistant.ttrag.generate import answer_schema, extract_value, parse_reply, states_numbers, stream_answer
 from assistant.ttrag.qtype import QuestionType, fits, question_type
 
 PASSAGES = [
@@ -54,6 +54,8 @@ def test_question_types(question: str, kind: str, options: tuple[str, ...]) -> N
     ("yesno", "no", True), ("yesno", "Americans", False),
     ("exists", "yes", False), ("exists", "7.5% of the order value", True),
     ("when", "1934", True), ("when", "March of that year", True), ("when", "Delhi", False),
+    ("when", "the 1990s", True), ("when", "2025-014", False), ("when", "2025-03-14", True),
+    ("when", "1939\u20131945", True),  # a number inside an agreement number is no date
     ("number", "eight (8) weeks", True), ("number", "ten days", True), ("number", "the buyer", False),
     ("amount", "0.5% of the order value per day", True), ("amount", "EUR 5,855.24", True),
     ("amount", "4 February 2027", False), ("amount", "by 2027-02-04", False), ("amount", "the buyer", False),
@@ -98,12 +100,14 @@ def _stream(question: str, raw: str) -> tuple[object, list[str], GenerationReque
 
 
 def test_grounded_answer_streams_with_markers() -> None:
-    raw = _reply(passage=2, short_answer="1989", answer="First for Women was started in 1989 [2].")
+    raw = _reply(passage=2, short_answer="1989", answer="First for Women was started in 1989 by Bauer [2].")
     reading, pieces, request = _stream("When was First for Women started?", raw)
     assert reading.found and reading.short_answer == "1989"  # type: ignore[attr-defined]
     assert reading.supported_by == (2,)  # type: ignore[attr-defined]
-    assert "".join(pieces) == reading.sentence == "First for Women was started in 1989. [2]"  # type: ignore
-    assert len(pieces) > 3  # streamed piece by piece, not at the end
+    assert "".join(pieces) == reading.sentence == "First for Women was started in 1989 by Bauer. [2]"  # type: ignore
+    # held until it states the short answer's number, then streamed piece by piece, not at the end
+    assert pieces[0].startswith("First for Women was started in 1989") and "Bauer" not in pieces[0]
+    assert len(pieces) > 3
     assert request.json_schema == answer_schema(QuestionType("when"))
 
 
@@ -254,3 +258,56 @@ def test_an_email_address_question_answered_with_a_name_is_widened_or_not_found(
     raw = _reply(passage=1, short_answer="Lachlan Orrell", answer="The CEO is Lachlan Orrell.")
     reading = stream_answer(ScriptedGenerator(lambda r: raw), question, chunks, max_tokens=64, on_text=lambda t: None)
     assert not reading.found and reading.reason.startswith("wrong type")
+
+
+@pytest.mark.parametrize(("short", "sentence", "ok"), [
+    ("4%", "We would be grateful for your written confirmation by 4 February 2027.", False),
+    ("0.5%", "The Supplier pays 0.5 % of the order value per day.", True),
+    ("EUR 4,750,000", "Liability is capped at EUR 4750000.", True),
+    ("3.25 percentage points", "Overdue amounts bear interest at 3.25% above the rate.", True),
+    ("45 days", "Invoices are paid net 4 days.", False),
+    ("Imogen Tallis", "Imogen Tallis is the contract manager.", True),
+])
+def test_the_sentence_must_state_the_short_answers_number(short: str, sentence: str, ok: bool) -> None:
+    assert states_numbers(short, sentence) is ok
+    chunk = Chunk(0, f"Liability, {short}, and {sentence}", "c.md", 0, 200)
+    question = "What is owed?"
+    raw = _reply(passage=1, short_answer=short, answer=sentence)
+    gen = ScriptedGenerator(lambda r: raw)
+    pieces: list[str] = []
+    reading = stream_answer(gen, question, [chunk], max_tokens=200, on_text=pieces.append)
+    assert reading.found is ok
+    if not ok:  # held back while it could still state it, then refused: the person saw nothing
+        assert pieces == [] and "does not state its short answer" in reading.reason
+
+
+def test_an_existence_question_answered_yes_takes_the_value_the_passages_state() -> None:
+    cap = Chunk(0, "The Supplier may request a meeting at any time. The total liquidated damages for late delivery "
+                "are capped at 7.5% of the order value. Invoices are paid within 30 days.", "c.md", 0, 160)
+    other = Chunk(1, "Deliveries are due on the agreed date.", "c.md", 200, 240)
+    question = "Is there a cap on the liquidated damages?"
+    raw = _reply(passage=1, short_answer="yes", answer="The Supplier may request a meeting at any time.")
+    pieces: list[str] = []
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), question, [other, cap], max_tokens=200,
+                            on_text=pieces.append)
+    assert reading.found and reading.short_answer == "7.5%" and reading.supported_by == (2,)
+    assert "".join(pieces) == reading.sentence == ("The total liquidated damages for late delivery are capped at "
+                                                   "7.5% of the order value. [2]")
+    # no sentence names a cap with an amount: still not found
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), question, [other], max_tokens=200, on_text=print)
+    assert not reading.found and reading.reason.startswith("wrong type")
+    assert extract_value(QuestionType("exists"), "Are there any fees for early termination?", [cap]) == ("", "", 0)
+
+
+def test_a_sentence_that_does_not_state_the_short_answer_gives_way_to_the_passage_sentence_that_does() -> None:
+    clause = Chunk(0, "The rights of the Buyer under this Section are in addition to its rights in respect of "
+                      "interest on overdue amounts. The Buyer shall pay each undisputed invoice net 45 days from "
+                      "receipt of a valid invoice.", "c.md", 0, 200)
+    raw = _reply(passage=1, short_answer="net 45 days",
+                 answer="The rights of the Buyer under this Section are in addition to its rights.")
+    pieces: list[str] = []
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), "What are the payment terms for invoices?", [clause],
+                            max_tokens=200, on_text=pieces.append)
+    assert reading.found and reading.short_answer == "net 45 days"
+    assert "".join(pieces) == reading.sentence == ("The Buyer shall pay each undisputed invoice net 45 days from "
+                                                   "receipt of a valid invoice. [1]")

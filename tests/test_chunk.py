@@ -57,3 +57,48 @@ def test_fast_token_counts_equal_the_tokenizer(tokenizer: object, data_root: Pat
     sentences = [text[s:e] for s, e in sentence_spans(text)]
     want = [len(x) for x in tokenizer(sentences, add_special_tokens=False)["input_ids"]]  # type: ignore[operator]
     assert token_lengths(tokenizer, sentences) == want
+
+
+def test_a_chunk_carries_its_section_heading_into_retrieval(tmp_path: Path, tokenizer: object) -> None:
+    # a paragraph deep in a section does not say what the section is about: its heading does
+    filler = " ".join(f"The Parties shall cooperate on item {i} in good faith." for i in range(12))
+    path = tmp_path / "contract.md"
+    path.write_text(f"# Agreement\n\n## Article 7 - Payment\n\n### 7.3 **Late Payment** Interest\n\n"
+                    f"{filler}\n\n{filler}\n\n"
+                    "Overdue amounts bear interest at 3.25 percentage points above the main refinancing rate of the "
+                    "European Central Bank, from the due date until the amount is settled.\n\n"
+                    "## 8. Delivery\n\nGoods ship.\n")
+    doc = extract(path)
+    chunks = chunk_document(doc, tokenizer, chunk_tokens=120)
+    first, *rest = [c for c in chunks if c.start < doc.text.index("## 8.")]
+    assert "### 7.3" in first.text and first.heading == ""  # the headings join the first paragraph
+    # the section's path: its own title under the enclosing part's, the document's title left out
+    assert rest and all(c.heading == "Article 7 - Payment > 7.3 Late Payment Interest" for c in rest)
+    late = next(c for c in rest if "Overdue" in c.text)
+    assert late.indexed_text == late.heading + "\n" + late.text and late.text == doc.text[late.start:late.end]
+    assert chunks[-1].text.startswith("## 8.") and chunks[-1].heading == ""  # starts with its own, at level 2
+
+    from assistant.ttrag.context import build_context
+    from assistant.ttrag.lexical import Bm25Index
+    from assistant.ttrag.prefilter import bm25_search
+    ctx = build_context([doc], tokenizer, chunk_tokens=120)
+    query = "late payment"  # the clause's words are "overdue" and "interest": only its heading says this
+    assert late.id in [i for i, _ in bm25_search(ctx, query, 10)]
+    assert late.id not in [i for i, _ in Bm25Index([c.text for c in ctx.chunks]).search(query, 10)]
+
+
+def test_a_heading_starts_a_chunk_and_never_ends_one(tmp_path: Path, tokenizer: object) -> None:
+    # a letter's short sign-off used to take the next letter's title at its end
+    letter = ("Dear Ms Halloran,\n\nSix order lines were delivered late in November.\n\nYours sincerely,\n\n"
+              "Birte Crombie\n\n")
+    path = tmp_path / "letters.md"
+    path.write_text(f"## Schedule 8 - Correspondence\n\n### S8.1 Letter - Late deliveries\n\n{letter}"
+                    f"### S8.2 Letter - Price review\n\n{letter}")
+    doc = extract(path)
+    chunks = chunk_document(doc, tokenizer, chunk_tokens=200)
+    for c in chunks:  # headings open a chunk (nested titles together) and never follow its text
+        body = c.text.split("\n\n")
+        assert all(not part.startswith("#") for part in body[[p.startswith("#") for p in body].index(False):])
+    second = next(c for c in chunks if c.text.startswith("### S8.2"))
+    assert second.heading == "Schedule 8 - Correspondence"
+    assert chunks[0].text.startswith("## Schedule 8") and "### S8.1" in chunks[0].text  # nested titles stay together

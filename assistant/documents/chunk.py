@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +13,32 @@ from assistant.records import Chunk, Document
 # A sentence ends after . ! ? (and closing quotes/brackets) followed by space, or at a line break.
 _BOUNDARY = re.compile(r"([.!?][\"')\]]?)[ \t]+|\n+")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_MD_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)
+HEADING_PATH = " > "
+
+
+def markdown_headings(text: str) -> tuple[list[int], list[str], list[str]]:
+    """The Markdown ``#`` heading lines of ``text`` (CommonMark ATX headings), in order: their start
+    offsets, their titles (emphasis marks removed) and the titles of the sections around each, outermost
+    first and the document's title (level 1) left out ("Article 9 - Late Delivery" around "9.2 Liquidated
+    Damages"; at most one)."""
+    starts: list[int] = []
+    titles: list[str] = []
+    parents: list[str] = []
+    open_: list[tuple[int, str]] = []  # (level, title) of the sections enclosing the current line
+    for m in _MD_HEADING.finditer(text):
+        title = m.group(2).replace("**", "").replace("__", "").strip()
+        if not title:
+            continue
+        level = len(m.group(1))
+        while open_ and open_[-1][0] >= level:
+            open_.pop()
+        around = [t for lv, t in open_ if lv > 1][-1:]
+        starts.append(m.start())
+        titles.append(title)
+        parents.append(HEADING_PATH.join(around))
+        open_.append((level, title))
+    return starts, titles, parents
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -41,31 +68,40 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
         Chunks in document order, each with character offsets into ``doc.text`` and its page.
     """
     spans = sentence_spans(doc.text)
+    headings = markdown_headings(doc.text)
     lengths = token_lengths(tokenizer, [doc.text[s:e] for s, e in spans], progress=progress)
     chunks: list[Chunk] = []
     cur_start: int | None = None
     cur_end = 0
     cur_tokens = 0
 
+    heading_at = set(headings[0])
+    only_headings = True  # the current chunk holds nothing but heading lines so far
+
     def flush() -> None:
-        nonlocal cur_start, cur_tokens
+        nonlocal cur_start, cur_tokens, only_headings
         if cur_start is not None:
-            chunks.append(_make(doc, first_id + len(chunks), cur_start, cur_end, cur_tokens))
-        cur_start, cur_tokens = None, 0
+            chunks.append(_make(doc, first_id + len(chunks), cur_start, cur_end, cur_tokens,
+                                _heading(headings, cur_start)))
+        cur_start, cur_tokens, only_headings = None, 0, True
 
     prev_end = 0
     for (start, end), n in zip(spans, lengths, strict=True):
         # Paragraphs are kept apart: on the HotpotQA haystack, chunks that mix two paragraphs lost
         # .09 R@3 (benchmarks/results/retrieval_mixed_chunks.md). Only a short run (a heading, a one-liner)
-        # joins the next.
+        # joins the next. A Markdown heading starts a chunk: it belongs to the text after it, not to the
+        # end of the section before (a letter's sign-off used to carry the next letter's title).
         new_paragraph = _PARAGRAPH.search(doc.text, prev_end, start) is not None
         prev_end = end
-        if new_paragraph and cur_tokens >= chunk_tokens // 8:
+        is_heading = start in heading_at
+        if new_paragraph and (cur_tokens >= chunk_tokens // 8 or is_heading and not only_headings):
             flush()
+        only_headings = only_headings and is_heading
         if n > chunk_tokens:
             flush()
             for s, e, k in _split_long(doc.text, start, end, tokenizer, chunk_tokens):
-                chunks.append(_make(doc, first_id + len(chunks), s, e, k))
+                chunks.append(_make(doc, first_id + len(chunks), s, e, k,
+                                    _heading(headings, s)))
             continue
         if cur_tokens + n > chunk_tokens:
             flush()
@@ -76,9 +112,21 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
     return chunks
 
 
-def _make(doc: Document, cid: int, start: int, end: int, n_tokens: int) -> Chunk:
+def _heading(headings: tuple[list[int], list[str], list[str]], at: int) -> str:
+    """The section path of a chunk starting at offset ``at`` ("Article 9 - Late Delivery > 9.2 Liquidated
+    Damages"), less a heading the chunk starts with (that title is in its own text); '' when none."""
+    starts, titles, parents = headings
+    i = bisect.bisect_right(starts, at) - 1
+    if i < 0:
+        return ""
+    if starts[i] == at:
+        return parents[i]
+    return HEADING_PATH.join(p for p in (parents[i], titles[i]) if p)
+
+
+def _make(doc: Document, cid: int, start: int, end: int, n_tokens: int, heading: str = "") -> Chunk:
     return Chunk(id=cid, text=doc.text[start:end], source=doc.source, start=start, end=end,
-                 page=doc.page_at(start), n_tokens=n_tokens)
+                 page=doc.page_at(start), n_tokens=n_tokens, heading=heading)
 
 
 def _split_long(text: str, start: int, end: int, tokenizer: Any,

@@ -138,7 +138,7 @@ def run_recall(task: Task, ctx: Context, embedder: Embedder | None, encoder: Con
             if encoder is None or pname not in ce_prefilters or not hits:
                 continue
             t0 = time.perf_counter()
-            per_layer = layer_states(encoder, q.text, [h.chunk.text for h in hits], layers)
+            per_layer = layer_states(encoder, q.text, [h.chunk.indexed_text for h in hits], layers)
             run.seconds["CE joint pass (10 pairs)"].append(time.perf_counter() - t0)
             pre = np.array([h.score for h in hits])
             for lname, states in zip(names, per_layer, strict=False):

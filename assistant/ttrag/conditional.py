@@ -34,7 +34,7 @@ def rerank(query: str, hits: list[Hit], encoder: ConditionalEncoder | None, *, m
         order = np.argsort(-pre, kind="stable")
         return [Hit(hits[i].chunk, float(pre[i]), {**hits[i].scores, "rerank": float(pre[i])})
                 for i in order[:top_k]]
-    ce = encoder.similarities(query, [h.chunk.text for h in hits], pooling=pooling).astype(np.float64)
+    ce = encoder.similarities(query, [h.chunk.indexed_text for h in hits], pooling=pooling).astype(np.float64)
     final = ce if mode == "alone" else (1 - weight) * zscore(pre) + weight * zscore(ce)
     order = np.argsort(-final, kind="stable")
     return [Hit(hits[i].chunk, float(final[i]), {**hits[i].scores, "ce": float(ce[i]), "rerank": float(final[i])})

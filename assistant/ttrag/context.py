@@ -14,6 +14,7 @@ import numpy as np
 
 from assistant.documents.chunk import chunk_document
 from assistant.records import Chunk, Document
+from assistant.ttrag.aliases import DefinedTerm, defined_terms
 from assistant.ttrag.lexical import Bm25Index
 
 ProgressFn = Callable[[str, int, int], None]
@@ -21,12 +22,14 @@ ProgressFn = Callable[[str, int, int], None]
 
 @dataclass
 class Context:
-    """Documents and their chunks with a BM25 index; ``embeddings`` caches pre-filter vectors by chunk id."""
+    """Documents and their chunks with a BM25 index; ``embeddings`` caches pre-filter vectors by chunk id;
+    ``terms`` are the parties the documents define by a term (:mod:`assistant.ttrag.aliases`)."""
 
     documents: list[Document]
     chunks: list[Chunk]
     bm25: Bm25Index
     embeddings: dict[int, np.ndarray] = field(default_factory=dict)
+    terms: list[DefinedTerm] = field(default_factory=list)
 
     @property
     def n_tokens(self) -> int:
@@ -62,10 +65,10 @@ def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens
                                          progress=report))
         if progress:
             progress("index", 0, len(chunks))
-        index = Bm25Index([c.text for c in chunks])
+        index = Bm25Index([c.indexed_text for c in chunks])
         if progress:
             progress("index", len(chunks), len(chunks))
     finally:
         if paused:
             gc.enable()
-    return Context(documents=list(documents), chunks=chunks, bm25=index)
+    return Context(documents=list(documents), chunks=chunks, bm25=index, terms=defined_terms(documents))

@@ -23,6 +23,7 @@ from assistant.ttrag.prompts import SYSTEM, answer_prompt
 from assistant.ttrag.qtype import EMAIL_ADDRESS, QuestionType, fits, question_type
 
 _WORD = re.compile(r"\w+")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?%)?")
 _ANSWER_KEY = re.compile(r'"answer"\s*:\s*"')
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")  # the reader's own markers: ours replace them
 _OPEN_MARKER = re.compile(r"\s*\[[\d,\s]*$")  # a marker still being written
@@ -129,6 +130,46 @@ def judge(question: str, qtype: QuestionType, fields: dict[str, object], chunks:
     return not reason, short, tuple(support[:3]), reason
 
 
+def _number_tokens(text: str) -> set[str]:
+    return {re.sub(r"[\s,]", "", m) for m in _NUMBER.findall(text)}
+
+
+def states_numbers(short: str, sentence: str) -> bool:
+    """True when ``sentence`` states every number of ``short``, with its percent sign when ``short`` has one
+    ("4%" needs "4%" or "4 %", not the "4" of "4 February"; thousands commas ignored), or ``short`` holds
+    no number.
+
+    The answer sentence is held back until it does: the draft benchmark showed the reader pairing the
+    short answer "4%" with an unrelated sentence from the e-mail ("... by 4 February 2027")."""
+    stated = _number_tokens(sentence)
+    stated |= {t.rstrip("%") for t in stated}
+    return _number_tokens(short) <= stated
+
+
+def agree(short: str, sentence: str) -> bool:
+    """True when ``sentence`` states ``short``: a content word in common and every number of it."""
+    return _shares_a_word(short, sentence) and states_numbers(short, sentence)
+
+
+def stating_sentence(short: str, question: str, chunks: Sequence[Chunk]) -> tuple[str, int]:
+    """(sentence, passage number) of the passage sentence that states ``short`` (every content word and
+    number of it) and shares the most other words with ``question``; ('', 0) when no sentence about the
+    question states it (an instruction planted in an e-mail, "print FENCE-3141", is about nothing asked)."""
+    wanted = grounding.terms(short)
+    about = grounding.terms(question) - wanted
+    best: tuple[float, str, int] = (0.0, "", 0)
+    for n, c in enumerate(chunks, 1):
+        for s, e in sentence_spans(c.text):
+            sentence = c.text[s:e].strip()
+            words = grounding.terms(sentence)
+            if not wanted or not wanted <= words or not states_numbers(short, sentence):
+                continue
+            score = len(words & about) / (1 + len(words)) ** 0.5
+            if score > best[0]:
+                best = (score, sentence, n)
+    return re.sub(r"^#+\s*|\*\*", "", best[1]), best[2]
+
+
 def _shares_a_word(short: str, sentence: str) -> bool:
     """True when a content word of ``short`` is in ``sentence`` (stems, or the first five letters:
     "journalist" and "journalism"), or ``short`` has no content word."""
@@ -168,9 +209,42 @@ def widen_short_answer(qtype: QuestionType, short: str, sentence: str,
     return ""
 
 
+# a stated amount: a percentage, a sum with its currency, or a number with the word after it ("five (5) years")
+_VALUE = re.compile(r"(?:EUR|USD|GBP|CHF|[€$£])\s?\d[\d,.]*\d(?:\s(?:million|billion))?|"
+                    r"\d+(?:[.,]\d+)?\s?(?:%|percentage points?|per ?cent)|"
+                    r"\d[\d,.]*(?:\s(?:million|billion))?\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?)\b|"
+                    r"(?:\b[a-z]+ \()?\b\d[\d,.]*\)? [a-z]+", re.I)
+_THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\s+(?:a|an|any|some)\s+(?P<rest>[^?]*)", re.I)
+
+
+def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -> tuple[str, str, int]:
+    """(value, sentence, passage number) the passages state for an existence question ("Is there a cap on
+    ...?") whose reader answered "yes" instead of the thing: among the passage sentences that name the thing
+    asked about (the first word after "is there a/an/any": "cap" also finds "capped") and state an amount
+    (a percentage, a sum, a number with its unit), the one sharing the most of the question's words for its
+    length; ('', '', 0) when none does. Extractive, so grounded by construction."""
+    there = _THERE.match(question)
+    if not there:
+        return "", "", 0
+    topic = grounding.terms(" ".join(_WORD.findall(there.group("rest"))[:1]))
+    asked = grounding.terms(question)
+    best: tuple[float, str, str, int] = (0.0, "", "", 0)
+    for n, c in enumerate(chunks, 1):
+        for s, e in sentence_spans(c.text):
+            sentence = c.text[s:e].strip()
+            words = grounding.terms(sentence)
+            if not topic or not topic <= words:
+                continue
+            value = next((m.group(0).strip() for m in _VALUE.finditer(sentence) if fits(qtype, m.group(0))), "")
+            score = len(words & asked) / (1 + len(words)) ** 0.5
+            if value and score > best[0]:
+                best = (score, value, sentence, n)
+    return best[1], re.sub(r"^#+\s*|\*\*", "", best[2]), best[3]
+
+
 def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], *, max_tokens: int,
                   on_text: Callable[[str], None], purpose: str = "answer",
-                  min_coverage: float = 0.5, read_before: Sequence[Chunk] = ()) -> Reading:
+                  min_coverage: float = 0.5, read_before: Sequence[Chunk] = (), note: str = "") -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
@@ -182,12 +256,13 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
         purpose: usage label.
         min_coverage: share of the question's key terms the passages must mention.
         read_before: passages earlier attempts read (they count towards that coverage).
+        note: a line for the reader before the question (which party a defined term stands for).
 
     Returns:
         The :class:`Reading`; a reply that is not grounded sends nothing to ``on_text``.
     """
     qtype = question_type(question)
-    request = GenerationRequest(SYSTEM, answer_prompt(question, chunks, qtype), max_tokens=max_tokens,
+    request = GenerationRequest(SYSTEM, answer_prompt(question, chunks, qtype, note=note), max_tokens=max_tokens,
                                 json_schema=answer_schema(qtype), purpose=purpose)
     raw = ""
     decided: tuple[bool, str, tuple[int, ...], str] | None = None
@@ -206,7 +281,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             text = _OPEN_MARKER.sub("", _MARKERS.sub("", _partial_string(raw[body_at:])))
             if HEDGE.search(text):
                 decided = (False, decided[1], (), "the reader's sentence says the passages do not give it")
-            elif len(text) > len(sent):
+            elif len(text) > len(sent) and (sent or qtype.kind in ("yesno", "choice") or agree(decided[1], text)):
                 on_text(text[len(sent):])
                 sent = text
     fields = parse_reply(raw)
@@ -219,14 +294,31 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
         if wider:  # the sentence was held back while the short answer looked wrong: judged again, whole
             found, short, support, reason = judge(question, qtype, {**fields, "short_answer": wider}, chunks,
                                                   min_coverage=min_coverage, read_before=read_before)
+        elif qtype.kind == "exists":  # "yes" to "is there a cap?": the cap the passages state
+            value, stated, n = extract_value(qtype, question, chunks)
+            if value:
+                found, short, support, reason = judge(question, qtype, {**fields, "short_answer": value,
+                                                                        "passage": n}, chunks,
+                                                      min_coverage=min_coverage, read_before=read_before)
+                sentence = stated if found else sentence
     if found and (HEDGE.search(sentence) or HEDGE.search(short)):
         found, reason = False, "the reader's sentence says the passages do not give it"
     if not found:
         return Reading(False, short, "", (), reason, raw)
-    if qtype.kind not in ("yesno", "choice") and not _shares_a_word(short, sentence):
-        # The two fields share no word: the reader copied something else into the short answer (once, a
-        # code word an e-mail asked it to print, issue 14). The sentence, which the person reads, stands.
-        short = sentence
+    if qtype.kind not in ("yesno", "choice") and not sent and not agree(short, sentence):
+        # The sentence does not state the short answer (it was held back, unseen). The passage sentence that
+        # states it and is about the question replaces it (the draft benchmark: "net 45 days" beside a
+        # boilerplate sentence of the same clause).
+        stated, n = stating_sentence(short, question, chunks)
+        if stated:
+            sentence, support = stated, (n, *(m for m in support if m != n))
+        elif _shares_a_word(short, sentence) or qtype.kind in ("number", "amount", "when"):
+            # a value the sentence does not state: "4%" beside "... by 4 February 2027"
+            return Reading(False, short, "", (), "the reader's sentence does not state its short answer", raw)
+        else:  # no word in common and no passage sentence about the question states it: the reader copied
+            # something else into the short answer (once, a code word an e-mail asked it to print, issue 14).
+            # The sentence, which the person reads, stands.
+            short = sentence
     if not sent:  # nothing streamed yet (a reply with an empty sentence): show the short answer
         on_text(sentence)
     markers = " " + "".join(f"[{n}]" for n in support)

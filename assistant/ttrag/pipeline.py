@@ -21,7 +21,7 @@ from assistant.models.base import (
     Generator,
 )
 from assistant.records import Answer, Chunk, Event, Hit, Progress, TokenText, TraceStep
-from assistant.ttrag import conditional, prefilter, router
+from assistant.ttrag import aliases, conditional, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.generate import Reading, cite, stream_answer
@@ -144,11 +144,11 @@ class _Result:
 
 
 def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunks: list[Chunk],
-          attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = ()) -> Reading:
+          attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = (), note: str = "") -> Reading:
     with run.stage("generate"):
         reading = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
                                 on_text=run.text, purpose=purpose, min_coverage=opts.min_coverage,
-                                read_before=read_before)
+                                read_before=read_before, note=note)
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
              supported_by=list(reading.supported_by), reason=reading.reason, reply=reading.raw)
     return reading
@@ -162,12 +162,16 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         with run.stage("load_models"):
             for model in pending:
                 model.ensure_loaded()
+    # a party the question names by its name ("Calder's") is searched for by its defined term too
+    # ("the Supplier"), and the reader is told which term is which party
+    note = aliases.reader_note(question, ctx.terms)
+    search = aliases.search_query(question, ctx.terms)
     with run.stage("prefilter"):
-        original = prefilter.prefilter(ctx, question, models.embedder, shortlist=opts.shortlist,
+        original = prefilter.prefilter(ctx, search, models.embedder, shortlist=opts.shortlist,
                                        fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)
-    run.note("prefilter", query=question, hits=_hits_view(original),
+    run.note("prefilter", query=search, hits=_hits_view(original),
              **({"carried": list(carried)} if carried else {}))
-    candidates, query = original, question
+    candidates, query = original, search
     rewrites: list[str] = []
     seen = {question.strip().lower()}
     read: set[tuple[int, ...]] = set()
@@ -185,7 +189,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         else:
             read.add(key)
             reading = _read(run, models, opts, question, chunks, attempt,
-                            read_before=[c for c in read_chunks if c not in chunks])
+                            read_before=[c for c in read_chunks if c not in chunks], note=note)
             read_chunks.extend(chunks)
             if reading.found:
                 return _Result(reading.sentence, True, chunks, rewrites, reading)
@@ -200,7 +204,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             break
         seen.add(new_query.strip().lower())
         rewrites.append(new_query)
-        query = new_query
+        query = aliases.search_query(new_query, ctx.terms)
         if opts.rewrite_prefilter:
             with run.stage("prefilter"):
                 fresh = prefilter.prefilter(ctx, query, models.embedder, shortlist=opts.shortlist,
@@ -211,7 +215,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             run.note("prefilter", query=query, hits=_hits_view(fresh))
     fallback = [h.chunk for h in original[:opts.fallback_top_k]]
     run.note("fallback", chunks=[c.id for c in fallback])
-    reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback")
+    reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
+                    note=note)
     if not reading.found:
         run.text(NOT_FOUND_TEXT)
         return _Result(NOT_FOUND_TEXT, False, fallback[:opts.ce_top_k], rewrites, reading)

@@ -42,7 +42,7 @@ def chunk_embeddings(ctx: Context, ids: list[int], embedder: Embedder) -> np.nda
     """Embeddings of chunks ``ids`` (n, dim), computing only those not cached in the session."""
     missing = [i for i in ids if i not in ctx.embeddings]
     if missing:
-        vecs = embedder.embed([ctx.chunks[i].text for i in missing])
+        vecs = embedder.embed([ctx.chunks[i].indexed_text for i in missing])
         ctx.embeddings.update(zip(missing, vecs, strict=True))
     return np.stack([ctx.embeddings[i] for i in ids])
 

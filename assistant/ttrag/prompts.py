@@ -21,10 +21,11 @@ SYSTEM = (
 
 
 def fence(chunks: Sequence[Chunk]) -> str:
-    """The chunks numbered [1]..[n] with file and page, between ``<passages>`` tags."""
+    """The chunks numbered [1]..[n] with file, page and section heading, between ``<passages>`` tags."""
     lines = ["<passages>"]
     for n, c in enumerate(chunks, 1):
-        where = f"{_name(c.source)}" + (f", p. {c.page}" if c.page else "")
+        where = f"{_name(c.source)}" + (f", p. {c.page}" if c.page else "") + \
+            (f"; section {escape_passage(c.heading)}" if c.heading else "")
         body = escape_passage(c.text)
         lines.append(f"[{n}] ({where}) {body}")
     lines.append("</passages>")
@@ -77,10 +78,13 @@ _TYPE_HINTS = {
 }
 
 
-def answer_prompt(question: str, chunks: Sequence[Chunk], qtype: QuestionType | None = None) -> str:
+def answer_prompt(question: str, chunks: Sequence[Chunk], qtype: QuestionType | None = None, *,
+                  note: str = "") -> str:
     """Answer in JSON (DESIGN §7 prompt P1, measured: containment .60 vs .33 for "answer alone or NOT
-    FOUND"), with a hint of the expected answer's form."""
+    FOUND"), with a hint of the expected answer's form and an optional ``note`` (which party a defined
+    term stands for, :mod:`assistant.ttrag.aliases`)."""
     hint = _TYPE_HINTS.get(qtype.kind, "") if qtype else ""
+    hint += f" {note}" if note else ""
     return (f"{fence(chunks)}\n"
             "Task: answer the question from the passages only. Reply in JSON: found (true if the passages "
             "answer the question), passage (the number of the passage that holds the answer), short_answer "

@@ -95,7 +95,8 @@ def _has_number(text: str) -> bool:
 
 
 def fits(qtype: QuestionType, short_answer: str) -> bool:
-    """True when ``short_answer`` has the form ``qtype`` expects (a date holds a digit or a month, a
+    """True when ``short_answer`` has the form ``qtype`` expects (a date holds a month or a number that is
+    not part of a code, a
     number a digit or number word, an amount such a number that is not a date, a place or a person is not a
     bare number, an e-mail address has an @)."""
     s = short_answer.strip().lower()
@@ -107,8 +108,9 @@ def fits(qtype: QuestionType, short_answer: str) -> bool:
         return s not in ("yes", "no")
     if qtype.kind == "choice":
         return any(s == o.lower() for o in qtype.options)
-    if qtype.kind == "when":
-        return bool(re.search(r"\d", s)) or any(m in s for m in _MONTHS)
+    if qtype.kind == "when":  # a number standing alone ("1998", "1990s"), not part of a code ("MSSA-2025-014")
+        return bool(_DATE.search(s) or re.search(r"(?<![\w-])\d+(?:s|st|nd|rd|th)?(?![\w-])", s)) or \
+            any(m in s for m in _MONTHS)
     if qtype.kind == "number":
         return _has_number(s)
     if qtype.kind == "amount":  # a sum or a rate: a number that is not a date

@@ -1,0 +1,92 @@
+"""Defined terms: the party a contract names once and then calls by a term.
+
+A contract introduces each party once, "Calder Precision Components Ltd., a private limited company ...
+(the "Supplier")", and from then on says "the Supplier". A person asks about "Calder's contract manager";
+the clause says "The Supplier's contract manager is Imogen Tallis". Read at question time from the text
+itself (nothing is indexed ahead), the definitions let retrieval search for the term too and tell the
+reader which party the term stands for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assistant.records import Document
+
+# (the "Supplier"), ("Buyer"), (hereinafter the "Licensee"), (hereinafter referred to as "Seller")
+_DEFINITION = re.compile(r"\((?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?)?(?:the\s+)?"
+                         r"[\"\u201c]([A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?)[\"\u201d]\)")
+# the name a party line starts with: "(2) Calder Precision Components Ltd., a private ..." -> the capitalised run
+_NAME = re.compile(r"^\s*(?:\(\w{1,3}\)|\d{1,2}[.)]|[-*\u2022])?\s*\**\s*(?:The\s+)?"
+                   r"([A-Z][\w&'.-]*(?:\s+(?:[A-Z][\w&'.-]*|&|and|of|de|von|van))*)")
+_NOT_A_NAME = frozenset("this that these each any all such an a in on by for if it its our we you your".split())
+
+
+@dataclass(frozen=True)
+class DefinedTerm:
+    """``name`` ("Calder Precision Components Ltd.") is called ``term`` ("Supplier") in ``source``; a
+    question names the party by ``key``, the name's first word ("calder"), lower-cased."""
+
+    name: str
+    term: str
+    key: str
+    source: str
+
+
+def defined_terms(documents: Sequence[Document], *, limit: int = 20) -> list[DefinedTerm]:
+    """The parties each document defines by a quoted term, first definition of each term per document.
+
+    The name is the capitalised run that opens the definition's line, or, when the term stands on a line of
+    its own (a cover page: "**Norhaven Medical Devices GmbH**" then '(the "Buyer")'), the line before it.
+    At most ``limit`` per document; a run starting with a function word ("This Agreement") is not a name.
+    """
+    out: list[DefinedTerm] = []
+    for doc in documents:
+        text = doc.text
+        seen: set[str] = set()
+        for m in _DEFINITION.finditer(text):
+            term = m.group(1)
+            if term.lower() in seen or len(seen) >= limit:
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            head = text[line_start:m.start()]
+            if not head.strip():  # the term alone on its line: the name is the line before
+                before = text[:line_start].rstrip()
+                head = before[before.rfind("\n") + 1:]
+            found = _NAME.match(head)
+            if not found:
+                continue
+            name = found.group(1).rstrip(",")
+            first = name.split()[0].lower().strip(".'")
+            if len(first) < 3 or first in _NOT_A_NAME or first == term.lower() or name.lower() == term.lower():
+                continue
+            seen.add(term.lower())
+            out.append(DefinedTerm(name=name, term=term, key=first, source=doc.source))
+    return out
+
+
+def named_in(question: str, terms: Sequence[DefinedTerm]) -> list[DefinedTerm]:
+    """The defined parties ``question`` names by their first word ("Calder's", "norhaven") whose term it
+    does not already use, each term once."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z][\w-]*", question)}
+    out: list[DefinedTerm] = []
+    for t in terms:
+        if t.key in words and t.term.lower() not in words and all(o.term != t.term for o in out):
+            out.append(t)
+    return out
+
+
+def search_query(question: str, terms: Sequence[DefinedTerm]) -> str:
+    """``question`` with the term of each party it names appended ("Who is Calder's contract manager?
+    (the Supplier)"), for the pre-filter and the re-ranker; the question itself when it names none."""
+    named = named_in(question, terms)
+    return question + "".join(f" (the {t.term})" for t in named)
+
+
+def reader_note(question: str, terms: Sequence[DefinedTerm]) -> str:
+    """One line telling the reader which term stands for each party the question names ('' if none):
+    'In the passages, "the Supplier" is Calder Precision Components Ltd.'"""
+    named = named_in(question, terms)
+    return " ".join(f'In the passages, "the {t.term}" is {t.name.rstrip(".")}.' for t in named)

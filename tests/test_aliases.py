@@ -1,0 +1,61 @@
+"""Defined terms: a party named once, then called by its term ("the Supplier"), found by either name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import ScriptedGenerator
+
+from assistant.documents import extract
+from assistant.records import Document, Segment
+from assistant.ttrag.aliases import defined_terms, reader_note, search_query
+from assistant.ttrag.context import build_context
+from assistant.ttrag.pipeline import Models, ask
+
+PARTIES = ('**Norhaven Medical Devices GmbH**\n(the "Buyer")\n\n'
+           "This Agreement is made between:\n\n"
+           "(1) Norhaven Medical Devices GmbH, a limited liability company with its registered office at "
+           'Hafenstrasse 112, 28217 Bremen (the "Buyer"); and\n\n'
+           "(2) Calder Precision Components Ltd., a private limited company incorporated in Scotland "
+           '(the "Supplier"),\n\n'
+           'This Master Agreement (the "Agreement") governs the supply of parts.\n\n')
+
+
+def _doc(text: str) -> Document:
+    return Document("contract.md", text, (Segment(text),), (0,))
+
+
+def test_parties_and_their_terms_are_read_from_the_definitions() -> None:
+    terms = defined_terms([_doc(PARTIES)])
+    assert [(t.name, t.term, t.key) for t in terms] == [
+        ("Norhaven Medical Devices GmbH", "Buyer", "norhaven"),  # from the cover page's line before the term
+        ("Calder Precision Components Ltd.", "Supplier", "calder")]  # "This Master Agreement" is no party
+    question = "Who is Calder's contract manager?"
+    assert search_query(question, terms) == question + " (the Supplier)"
+    assert reader_note(question, terms) == 'In the passages, "the Supplier" is Calder Precision Components Ltd.'
+    # a question already using the term, or naming no party, is searched as asked
+    assert search_query("Who is the Supplier's contract manager at Calder?", terms).endswith("Calder?")
+    assert search_query("What is the initial term?", terms) == "What is the initial term?"
+    assert defined_terms([_doc("Nothing is defined here (see \"Annex\") at all.")]) == []
+
+
+def test_a_question_naming_the_party_finds_the_clause_that_says_the_supplier(tmp_path: Path,
+                                                                            tokenizer: object) -> None:
+    filler = "\n\n".join(f"At Calder, the contract manager for topic {i} is chosen by the steering group."
+                         for i in range(30))
+    path = tmp_path / "contract.md"
+    path.write_text(PARTIES + filler + "\n\nThe Supplier's contract manager is Imogen Tallis, Key Account Manager.\n")
+    ctx = build_context([extract(path)], tokenizer)
+    replies = []
+
+    def read(request: object) -> str:
+        replies.append(request)
+        return ('{"found": true, "passage": 1, "short_answer": "Imogen Tallis", '
+                '"answer": "Calder\'s contract manager is Imogen Tallis."}')
+
+    gen = ScriptedGenerator(read)
+    answer = ask(ctx, "Who is Calder's contract manager?", Models(gen, None, None))
+    assert answer.found and answer.short_answer == "Imogen Tallis"
+    prompt = replies[0].user  # type: ignore[attr-defined]
+    assert "Imogen Tallis" in prompt  # BM25 found it through "Supplier"; "Calder" alone finds the 30 others
+    assert 'In the passages, "the Supplier" is Calder Precision Components Ltd.' in prompt
