@@ -14,7 +14,14 @@ from assistant.documents.mime.body import split_body
 from assistant.documents.mime.parse import parse_message
 from assistant.models.base import GenerationRequest
 from assistant.records import Document, Segment, TokenText
-from assistant.ttrag.compute.draft import clean_body, clean_opening, greeting, list_requests, write_draft
+from assistant.ttrag.compute.draft import (
+    DRAFT_REWRITES,
+    clean_body,
+    clean_opening,
+    greeting,
+    list_requests,
+    write_draft,
+)
 from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.pipeline import Models
 
@@ -80,6 +87,8 @@ def test_draft_answers_each_point_from_the_documents(ctx: Context, embedder: obj
     asked = [r for r in gen.requests if r.purpose.startswith("answer")]
     assert {r.user.rsplit("Question: ", 1)[1] for r in asked} == set(REQUESTS)
     assert not any(r.purpose == "route" for r in gen.requests)
+    # the point not found spends one rewrite, then the top-10 read (an ask allows 3 rewrites)
+    assert sum(r.purpose == "rewrite" for r in gen.requests) == DRAFT_REWRITES == 1
     # the reply: greeting, the opening without its header/greeting/closing, each answer as the reader wrote it
     # (no [n] markers), the point not found said plainly, one closing and the signer
     assert draft.body == (

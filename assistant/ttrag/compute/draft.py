@@ -83,6 +83,11 @@ LINK = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>()\"'\]\[]+"
 _TRAILING = ".,;:!?'\"*_"
 
 
+# Rewrites per point of a draft (the method allows up to 3). A point the documents do not answer runs every
+# rewrite and then the top-10 read; with 3, the draft benchmark's three-question draft took 115 s, one
+# not-found point alone about 70 s (benchmarks/results/drafts.md, round 6).
+DRAFT_REWRITES = 1
+
 def links(text: str) -> set[str]:
     """The URLs, domains and e-mail addresses in ``text``, lower-cased, without trailing punctuation or
     slash (``mailto:`` and the URL scheme are kept as written)."""
@@ -247,7 +252,8 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
         ctx: the in-memory context of the documents, or None when the message has none.
         email_text: the message replied to (headers and body).
         models: generator, embedder, conditional encoder.
-        options: pipeline hyperparameters (the router is off: each point is a question).
+        options: pipeline hyperparameters (the router is off: each point is a question; at most
+            :data:`DRAFT_REWRITES` rewrites a point).
         signer: the account holder's name, used in the closing.
         instructions: the person's wishes; they steer decisions and tone, and may add points.
         emit: receives :class:`Progress` (``draft points``, ``draft``), each point's events and the
@@ -263,7 +269,8 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
         ModelError: a model failed.
     """
     stop = cancel or threading.Event()
-    qa_opts = dataclasses.replace(options or PipelineOptions(), router=False)
+    base = options or PipelineOptions()
+    qa_opts = dataclasses.replace(base, router=False, max_rewrites=min(base.max_rewrites, DRAFT_REWRITES))
     emit(Progress("draft points", 0, 0))
     generator = CancellableGenerator(models.generator, stop)  # Stop ends the model call itself
     requests = list_requests(generator, email_text, instructions)
