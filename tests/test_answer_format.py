@@ -311,3 +311,10 @@ def test_a_sentence_that_does_not_state_the_short_answer_gives_way_to_the_passag
     assert reading.found and reading.short_answer == "net 45 days"
     assert "".join(pieces) == reading.sentence == ("The Buyer shall pay each undisputed invoice net 45 days from "
                                                    "receipt of a valid invoice. [1]")
+
+
+def test_a_heading_line_is_not_the_stated_value() -> None:
+    # the follow-up: "Is there a cap on it?" answered "yes"; the heading "9.3 Cap on ..." holds "9.3 Cap"
+    cap = Chunk(0, "### 9.3 Cap on Liquidated Damages\n\nThe Supplier may request a meeting at any time. The total "
+                "liquidated damages for late delivery are capped at 7.5% of the order value.", "c.md", 0, 200)
+    assert extract_value(QuestionType("exists"), "Is there a cap on the liquidated damages?", [cap])[0] == "7.5%"

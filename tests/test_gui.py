@@ -58,7 +58,8 @@ class SlowGenerator(ScriptedGenerator):
         if request.purpose in ("route", "draft_requests"):
             yield script(request)
             return
-        yield '{"found": true, "passage": 1, "short_answer": "45 days", "answer": "'
+        # the sentence is shown once it states the short answer, then streams on
+        yield '{"found": true, "passage": 1, "short_answer": "45 days", "answer": "Due within 45 days: '
         for _ in range(1500):
             time.sleep(0.02)
             yield "tin "

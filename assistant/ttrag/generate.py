@@ -162,7 +162,7 @@ def stating_sentence(short: str, question: str, chunks: Sequence[Chunk]) -> tupl
         for s, e in sentence_spans(c.text):
             sentence = c.text[s:e].strip()
             words = grounding.terms(sentence)
-            if not wanted or not wanted <= words or not states_numbers(short, sentence):
+            if not wanted or not wanted <= words or not states_numbers(short, sentence) or not _is_statement(sentence):
                 continue
             score = len(words & about) / (1 + len(words)) ** 0.5
             if score > best[0]:
@@ -217,6 +217,11 @@ _VALUE = re.compile(r"(?:EUR|USD|GBP|CHF|[€$£])\s?\d[\d,.]*\d(?:\s(?:million|
 _THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\s+(?:a|an|any|some)\s+(?P<rest>[^?]*)", re.I)
 
 
+def _is_statement(sentence: str) -> bool:
+    """A sentence of running text: not a heading line ("### 9.3 Cap on Liquidated Damages"), 6+ words."""
+    return not sentence.lstrip().startswith("#") and len(sentence.split()) >= 6
+
+
 def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -> tuple[str, str, int]:
     """(value, sentence, passage number) the passages state for an existence question ("Is there a cap on
     ...?") whose reader answered "yes" instead of the thing: among the passage sentences that name the thing
@@ -233,7 +238,7 @@ def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -
         for s, e in sentence_spans(c.text):
             sentence = c.text[s:e].strip()
             words = grounding.terms(sentence)
-            if not topic or not topic <= words:
+            if not topic or not topic <= words or not _is_statement(sentence):
                 continue
             value = next((m.group(0).strip() for m in _VALUE.finditer(sentence) if fits(qtype, m.group(0))), "")
             score = len(words & asked) / (1 + len(words)) ** 0.5
