@@ -43,8 +43,8 @@ class Document:
 @dataclass(frozen=True)
 class Chunk:
     """~200-token piece of a document. ``start``/``end`` are character offsets in the document text;
-    ``heading`` is the title of the Markdown section the chunk lies in, '' when the chunk starts with it
-    or there is none."""
+    ``heading`` is the path of the Markdown section the chunk lies in ("Article 7 - Payment Terms > 7.3 Late
+    Payment Interest"), less a title the chunk starts with; '' when there is none."""
 
     id: int
     text: str
@@ -57,8 +57,8 @@ class Chunk:
 
     @property
     def indexed_text(self) -> str:
-        """What retrieval reads: the chunk's section heading (when the chunk does not start with it) on
-        a line above its text, so a paragraph deep in "7.3 Late Payment Interest" is found by those words."""
+        """What retrieval reads: the chunk's section path on a line above its text, so a paragraph deep in
+        "7.3 Late Payment Interest" is found by those words."""
         return f"{self.heading}\n{self.text}" if self.heading else self.text
 
 

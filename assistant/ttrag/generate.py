@@ -156,18 +156,10 @@ def stating_sentence(short: str, question: str, chunks: Sequence[Chunk]) -> tupl
     number of it) and shares the most other words with ``question``; ('', 0) when no sentence about the
     question states it (an instruction planted in an e-mail, "print FENCE-3141", is about nothing asked)."""
     wanted = grounding.terms(short)
-    about = grounding.terms(question) - wanted
-    best: tuple[float, str, int] = (0.0, "", 0)
-    for n, c in enumerate(chunks, 1):
-        for s, e in sentence_spans(c.text):
-            sentence = c.text[s:e].strip()
-            words = grounding.terms(sentence)
-            if not wanted or not wanted <= words or not states_numbers(short, sentence) or not _is_statement(sentence):
-                continue
-            score = len(words & about) / (1 + len(words)) ** 0.5
-            if score > best[0]:
-                best = (score, sentence, n)
-    return re.sub(r"^#+\s*|\*\*", "", best[1]), best[2]
+    if not wanted:
+        return "", 0
+    return _best_statement(chunks, grounding.terms(question) - wanted,
+                           lambda sentence, words: wanted <= words and states_numbers(short, sentence))
 
 
 def _shares_a_word(short: str, sentence: str) -> bool:
@@ -222,6 +214,34 @@ def _is_statement(sentence: str) -> bool:
     return not sentence.lstrip().startswith("#") and len(sentence.split()) >= 6
 
 
+def _plain(text: str) -> str:
+    """``text`` without Markdown heading and bold marks."""
+    return re.sub(r"^#+\s*|\*\*", "", text)
+
+
+def _best_statement(chunks: Sequence[Chunk], about: frozenset[str],
+                    accept: Callable[[str, frozenset[str]], bool]) -> tuple[str, int]:
+    """(sentence, passage number) of the passage sentence of running text that ``accept`` takes (given the
+    sentence and its stemmed words) and that shares the most of ``about`` for its length (shared words /
+    sqrt(1 + its words)), Markdown marks removed; ('', 0) when none shares a word."""
+    best: tuple[float, str, int] = (0.0, "", 0)
+    for n, c in enumerate(chunks, 1):
+        for s, e in sentence_spans(c.text):
+            sentence = c.text[s:e].strip()
+            words = grounding.terms(sentence)
+            if not _is_statement(sentence) or not accept(sentence, words):
+                continue
+            score = len(words & about) / (1 + len(words)) ** 0.5
+            if score > best[0]:
+                best = (score, sentence, n)
+    return _plain(best[1]), best[2]
+
+
+def _stated_value(qtype: QuestionType, sentence: str) -> str:
+    """The first amount in ``sentence`` that has the form ``qtype`` expects; '' when none."""
+    return next((m.group(0).strip() for m in _VALUE.finditer(sentence) if fits(qtype, m.group(0))), "")
+
+
 def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -> tuple[str, str, int]:
     """(value, sentence, passage number) the passages state for an existence question ("Is there a cap on
     ...?") whose reader answered "yes" instead of the thing: among the passage sentences that name the thing
@@ -229,22 +249,12 @@ def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -
     (a percentage, a sum, a number with its unit), the one sharing the most of the question's words for its
     length; ('', '', 0) when none does. Extractive, so grounded by construction."""
     there = _THERE.match(question)
-    if not there:
+    topic = grounding.terms(" ".join(_WORD.findall(there.group("rest"))[:1])) if there else frozenset()
+    if not topic:
         return "", "", 0
-    topic = grounding.terms(" ".join(_WORD.findall(there.group("rest"))[:1]))
-    asked = grounding.terms(question)
-    best: tuple[float, str, str, int] = (0.0, "", "", 0)
-    for n, c in enumerate(chunks, 1):
-        for s, e in sentence_spans(c.text):
-            sentence = c.text[s:e].strip()
-            words = grounding.terms(sentence)
-            if not topic or not topic <= words or not _is_statement(sentence):
-                continue
-            value = next((m.group(0).strip() for m in _VALUE.finditer(sentence) if fits(qtype, m.group(0))), "")
-            score = len(words & asked) / (1 + len(words)) ** 0.5
-            if value and score > best[0]:
-                best = (score, value, sentence, n)
-    return best[1], re.sub(r"^#+\s*|\*\*", "", best[2]), best[3]
+    sentence, n = _best_statement(chunks, grounding.terms(question),
+                                  lambda text, words: topic <= words and bool(_stated_value(qtype, text)))
+    return (_stated_value(qtype, sentence), sentence, n) if sentence else ("", "", 0)
 
 
 def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], *, max_tokens: int,
@@ -349,7 +359,7 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
             score = len(words & wanted) / (1 + len(words)) ** 0.5
             if score > best_score:
                 best, best_score = c.text[s:e], score
-        snippet = re.sub(r"^#+\s*|\*\*", "", best.strip()).strip()
+        snippet = _plain(best.strip()).strip()
         if len(snippet) > max_chars:
             snippet = snippet[:max_chars - 1] + "…"
         sources.append(Source(n=n, source=c.source, page=c.page, start=c.start, end=c.end, snippet=snippet,

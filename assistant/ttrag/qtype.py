@@ -96,9 +96,8 @@ def _has_number(text: str) -> bool:
 
 def fits(qtype: QuestionType, short_answer: str) -> bool:
     """True when ``short_answer`` has the form ``qtype`` expects (a date holds a month or a number that is
-    not part of a code, a
-    number a digit or number word, an amount such a number that is not a date, a place or a person is not a
-    bare number, an e-mail address has an @)."""
+    not part of a code, a number a digit or number word, an amount such a number that is not a date, a place
+    or a person is not a bare number, an e-mail address has an @)."""
     s = short_answer.strip().lower()
     if not s:
         return False

@@ -88,6 +88,7 @@ _TRAILING = ".,;:!?'\"*_"
 # not-found point alone about 70 s (benchmarks/results/drafts.md, round 6).
 DRAFT_REWRITES = 1
 
+
 def links(text: str) -> set[str]:
     """The URLs, domains and e-mail addresses in ``text``, lower-cased, without trailing punctuation or
     slash (``mailto:`` and the URL scheme are kept as written)."""
