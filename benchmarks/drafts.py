@@ -54,16 +54,20 @@ def main() -> None:
     results = []
     for row in rows:
         email_text = f"From: Bob Miller <bob@norhaven.example>\nSubject: {row['subject']}\n\n{row['body']}"
+        calls = len(models.generator.usage)
         t0 = time.perf_counter()
         draft = write_draft(session.context, email_text, models, store.settings.pipeline, signer="Alice Meyer")
         seconds = time.perf_counter() - t0
+        usage = models.generator.usage[calls:]
         body = normalize(draft.body)
         right = [any(normalize(a) in body for a in aliases) for aliases in row["expected"]]
         invented = invented_numbers(draft, email_text)
         results.append({"subject": row["subject"], "answerable": row["answerable"], "right": right,
                         "invented": invented, "not_stated_said": bool(_NOT_STATED.search(draft.body)),
                         "points": [[p.request, p.answer.found, p.answer.short_answer] for p in draft.points],
-                        "seconds": seconds, "body": draft.body})
+                        "seconds": seconds, "llm_calls": [[u.purpose, u.prompt_tokens, u.completion_tokens,
+                                                           round(u.prefill_s, 2), round(u.total_s, 2)] for u in usage],
+                        "body": draft.body})
         print(f"{row['subject']}: {sum(right)}/{len(right)} right, invented {invented}, {seconds:.0f} s", flush=True)
     asked = [r for x in results for r in x["right"]]
     unanswerable = [x for x in results if not x["answerable"]]
@@ -79,9 +83,13 @@ def main() -> None:
           f"model, warm. Date: {time.strftime('%Y-%m-%d')}.", "",
           "| measure | value |", "|---|---|"] + [f"| {k} | {v if not isinstance(v, float) else round(v, 3)} |"
                                                   for k, v in summary.items()]
-    md += ["", "| email | right | invented numbers | says not stated | s |", "|---|---|---|---|---|"]
+    md += ["", "LLM calls: how many, their prompt tokens, and the seconds spent in them (prefill + decode) of the "
+           "draft's seconds (the rest is retrieval and assembly).", "",
+           "| email | right | invented numbers | says not stated | s | LLM calls | prompt tokens | LLM s |",
+           "|---|---|---|---|---|---|---|---|"]
     md += [f"| {x['subject']} | {sum(x['right'])}/{len(x['right'])} | {', '.join(x['invented']) or '-'} | "
-           f"{'yes' if x['not_stated_said'] else 'no'} | {x['seconds']:.0f} |" for x in results]
+           f"{'yes' if x['not_stated_said'] else 'no'} | {x['seconds']:.0f} | {len(x['llm_calls'])} | "
+           f"{sum(c[1] for c in x['llm_calls']):,} | {sum(c[4] for c in x['llm_calls']):.0f} |" for x in results]
     for p in write(args.out, md, {"machine": machine(), "summary": summary, "emails": results}):
         print(f"wrote {p}")
 

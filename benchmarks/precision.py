@@ -1,4 +1,4 @@
-"""Float32 against bfloat16 autocast for the pre-filter embedder and the conditional encoder, or (``--compare
+"""Float32 against bfloat16 weights for the pre-filter embedder and the conditional encoder, or (``--compare
 length``) the embedder's input cut at 256 against 128 word pieces.
 
 Runs the recall evaluation's retrieval systems (``assistant eval recall``, without dense-everything, last
@@ -46,7 +46,7 @@ def main() -> int:
     vectors = {}
     probe = [c.text for c in ctx.chunks[:200]]
     cut = embedder.max_tokens  # the setting models.embed_max_tokens
-    variants = ((("float32", False, cut), ("bfloat16 autocast", True, cut)) if args.compare == "precision" else
+    variants = ((("float32", False, cut), ("bfloat16", True, cut)) if args.compare == "precision" else
                 (("256 word pieces", native_bf16(), 256), ("128 word pieces", native_bf16(), 128)))
     for name, bf16, max_tokens in variants:
         embedder.bf16 = encoder.bf16 = bf16
@@ -64,7 +64,7 @@ def main() -> int:
     first, second = (vectors[v[0]] for v in variants)
     cos = (first * second).sum(1)
     systems = sorted(next(iter(rows.values()))["summary"])  # type: ignore[arg-type]
-    title = "Float32 vs bfloat16 autocast" if args.compare == "precision" else "Embedder input: 256 vs 128 word pieces"
+    title = "Float32 vs bfloat16" if args.compare == "precision" else "Embedder input: 256 vs 128 word pieces"
     lines = [f"# {title}: {args.task}", "",
              f"Command: `python benchmarks/precision.py --compare {args.compare} --task {args.task} --limit "
              f"{args.limit}`  ",

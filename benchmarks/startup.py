@@ -8,7 +8,7 @@ wall-clock from spawning the process. Measured per checkout:
 - first stage: from the command to the first pipeline stage (``route``: files read, chunked and
   indexed, models loaded), ``ask`` with the bundled 1.5B LLM on the README's sample file (181k tokens)
   and on a ~1M-token text;
-- cold retrieval at 1M tokens: chunk + BM25 index (from the tokenizer being ready and the file read to
+- cold retrieval at 1M and 4M tokens: chunk + BM25 index (from the tokenizer being ready and the file read to
   the index built) + pre-filter + conditional re-rank, wall time as they ran in the command (models
   loading beside them included);
 - follow-up retrieval: pre-filter + re-rank of the second question of ``chat`` on the same text (``--fast``
@@ -150,7 +150,15 @@ def haystack_file(data: Path, tokens: int, folder: Path) -> Path:
     return path
 
 
-def measure(checkout: Path, big: Path, follow_up: bool = True, repeats: int = 3) -> dict[str, float]:
+def cold_retrieval(cold: Run) -> tuple[float, float]:
+    """(chunk + index, cold retrieval) seconds of a cold ``ask``."""
+    index_end = (cold.first("index") or 0.0) + cold.span("index")
+    chunk_index = index_end - max(cold.first("tokenizer") or 0.0, _read_end(cold))
+    return chunk_index, chunk_index + cold.span("prefilter") + cold.span("conditional")
+
+
+def measure(checkout: Path, big: Path, follow_up: bool = True, repeats: int = 3,
+            huge: Path | None = None) -> dict[str, float]:
     """The figures of one checkout (the follow-up only with ``follow_up``: the median of ``repeats`` chats,
     since a half-second stage is the noisiest figure on a shared machine)."""
     row: dict[str, float] = {}
@@ -163,12 +171,14 @@ def measure(checkout: Path, big: Path, follow_up: bool = True, repeats: int = 3)
     cold = run(checkout, [*ask, str(big), QUESTION], stop_at_token=1)
     _check(cold, "ask 1M")
     row["first_stage_1m_s"] = cold.first("route") or float("nan")
-    index_end = cold.first("index") or 0.0
-    index_end += cold.span("index")
-    row["chunk_index_1m_s"] = index_end - max(cold.first("tokenizer") or 0.0, _read_end(cold))
-    row["cold_retrieval_1m_s"] = row["chunk_index_1m_s"] + cold.span("prefilter") + cold.span("conditional")
+    row["chunk_index_1m_s"], row["cold_retrieval_1m_s"] = cold_retrieval(cold)
     row["rss_1m_mb"] = cold.rss_mb
     row["cpu_1m_s"] = cold.cpu_s
+    row["cold_retrieval_4m_s"] = float("nan")
+    if huge is not None:
+        larger = run(checkout, [*ask, str(huge), QUESTION], stop_at_token=1)
+        _check(larger, "ask 4M")
+        row["cold_retrieval_4m_s"] = cold_retrieval(larger)[1]
     row["follow_up_retrieval_s"] = float("nan")
     if not follow_up:
         return row
@@ -200,6 +210,7 @@ ROWS = [
     ("first_stage_1m_s", "command to first stage, 1M tokens, s", None),
     ("chunk_index_1m_s", "chunk + BM25 index, 1M tokens, s", None),
     ("cold_retrieval_1m_s", "**cold retrieval, 1M tokens** (chunk + index + pre-filter + re-rank), s", 3.0),
+    ("cold_retrieval_4m_s", "**cold retrieval, 4M tokens**, s", 10.0),
     ("follow_up_retrieval_s", "**follow-up retrieval** (pre-filter + re-rank, median of the chats), s", 0.5),
     ("rss_1m_mb", "**peak RSS**, ask at 1M tokens with the bundled models, MB", 3072.0),
     ("cpu_1m_s", "CPU time of the 1M-token ask up to its first answer token, s", None),
@@ -222,16 +233,19 @@ def main() -> None:
     ap.add_argument("--tokens", type=int, default=1_000_000)
     ap.add_argument("--before", type=Path, help="another checkout to measure first (e.g. a git worktree)")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--large-tokens", type=int, default=4_000_000, help="the second cold ask's size (0: none)")
     ap.add_argument("--no-follow-up", action="store_true", help="skip the chat runs (the slowest)")
     ap.add_argument("--repeats", type=int, default=3, help="chats per checkout for the follow-up (median)")
     args = ap.parse_args()
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="startup-") as tmp:
         big = haystack_file(args.data, args.tokens, Path(tmp))
+        huge = haystack_file(args.data, args.large_tokens, Path(tmp)) if args.large_tokens else None
         if args.before:
-            results["before"] = measure(args.before, big, not args.no_follow_up, args.repeats)
+            results["before"] = measure(args.before, big, not args.no_follow_up, args.repeats, huge)
             print("before:", results["before"], flush=True)
-        results["after" if args.before else "this checkout"] = measure(ROOT, big, not args.no_follow_up, args.repeats)
+        results["after" if args.before else "this checkout"] = measure(ROOT, big, not args.no_follow_up, args.repeats,
+                                                                       huge)
     load = os.getloadavg()
     runs = "".join(f"Follow-up retrieval of each chat, {name}: "
                    + ", ".join(f"{x:.2f}" for x in row["follow_up_runs"]) + " s.  \n"  # type: ignore[attr-defined]

@@ -59,3 +59,39 @@ def test_a_question_naming_the_party_finds_the_clause_that_says_the_supplier(tmp
     prompt = replies[0].user  # type: ignore[attr-defined]
     assert "Imogen Tallis" in prompt  # BM25 found it through "Supplier"; "Calder" alone finds the 30 others
     assert 'In the passages, "the Supplier" is Calder Precision Components Ltd.' in prompt
+
+
+def test_a_party_named_in_the_question_is_covered_where_the_passages_use_its_term() -> None:
+    # the contract's "Who is Norhaven's contract manager and what is her role?": the clause says "the Buyer"
+    from assistant.records import Chunk
+    from assistant.ttrag.grounding import coverage
+
+    clause = Chunk(0, "The contract manager of the Buyer is Henrike Vosskamp, Head of Strategic Procurement.",
+                   "c.md", 0, 90)
+    question = "Who is Norhaven's contract manager and what is her role?"
+    assert coverage(question, [clause]) == 0.0
+    assert coverage(question, [clause], [("Norhaven Medical Devices GmbH", "Buyer")]) == 1.0
+    assert coverage(question, [clause], [("Calder Precision Components Ltd.", "Supplier")]) == 0.0
+    # a passage about the party is not about what the question asks of it (the draft benchmark's unanswerable
+    # "What were Calder's total CO2 emissions last year?" was answered from a passage on "Scope 3 emissions")
+    report = Chunk(0, "The Supplier shall report its Scope 3 emissions to Calder's board each year.", "c.md", 0, 80)
+    carbon = "What were Calder's total CO2 emissions last year?"
+    assert coverage(carbon, [report], [("Calder Precision Components Ltd.", "Supplier")]) == 0.0
+    assert coverage(carbon, [report]) == 0.5  # without the party known, its name alone covered half
+
+
+def test_the_party_a_question_names_is_not_its_answer() -> None:
+    # the contract's "Who is Calder's contract manager for this agreement?" once came back as the company
+    from assistant.records import Chunk
+    from assistant.ttrag.grounding import check
+    from assistant.ttrag.qtype import question_type
+
+    clause = Chunk(0, "Calder Precision Components Ltd. (the Supplier) appoints Imogen Tallis as its contract "
+                      "manager.", "c.md", 0, 90)
+    question = "Who is Calder's contract manager for this agreement?"
+    calder = [("Calder Precision Components Ltd.", "Supplier")]
+    qtype = question_type(question)
+    assert check(question, qtype, "Calder Precision Components Ltd.", [clause], equivalents=calder) == (
+        [], "the answer is the party the question names")
+    assert check(question, qtype, "Calder Precision Components Ltd.", [clause])[1] == ""  # no party: no rule
+    assert check(question, qtype, "Imogen Tallis", [clause], equivalents=calder) == ([1], "")

@@ -59,6 +59,10 @@ def test_question_types(question: str, kind: str, options: tuple[str, ...]) -> N
     ("number", "eight (8) weeks", True), ("number", "ten days", True), ("number", "the buyer", False),
     ("amount", "0.5% of the order value per day", True), ("amount", "EUR 5,855.24", True),
     ("amount", "4 February 2027", False), ("amount", "by 2027-02-04", False), ("amount", "the buyer", False),
+    ("amount", "7.3", False), ("amount", "Section 7.3", False), ("amount", "of this Section 7.3 (Late", False),
+    ("amount", "3.25 percentage points", True), ("amount", "at 3.25", False), ("amount", "7.3 supplement", False),
+    ("amount", "net 45 days", True), ("amount", "USD 2.5 million", True), ("amount", "$400", True),
+    ("amount", "five percent", True), ("number", "7.3", True),
     ("where", "1934", False), ("where", "Delhi", True), ("who", "1990", False), ("who", "Ed Wood", True),
     ("other", "anything", True), ("other", " ", False),
     ("email", "Lachlan Orrell", False), ("email", "l.orrell@calder-precision.example", True),
@@ -311,6 +315,29 @@ def test_a_sentence_that_does_not_state_the_short_answer_gives_way_to_the_passag
     assert reading.found and reading.short_answer == "net 45 days"
     assert "".join(pieces) == reading.sentence == ("The Buyer shall pay each undisputed invoice net 45 days from "
                                                    "receipt of a valid invoice. [1]")
+
+
+def test_a_bare_number_for_an_amount_is_widened_in_the_passage_sentence_that_states_it() -> None:
+    # the contract's "What interest is charged on late payments?": "3.25" beside the clause's boilerplate
+    clause = Chunk(0, "The provisions of this Section 7.3 supplement the general obligations of the Parties. Overdue "
+                      "amounts bear interest at 3.25 percentage points above the main refinancing rate.",
+                   "c.md", 0, 200)
+    raw = _reply(passage=1, short_answer="3.25",
+                 answer="The provisions of this Section 7.3 supplement the general obligations of the Parties.")
+    pieces: list[str] = []
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), "What interest is charged on late payments?", [clause],
+                            max_tokens=200, on_text=pieces.append)
+    assert reading.found and reading.short_answer == "3.25 percentage points"
+    assert "".join(pieces) == reading.sentence == ("Overdue amounts bear interest at 3.25 percentage points above the "
+                                                   "main refinancing rate. [1]")
+    # the section number is no amount, and no passage sentence states one: not found
+    raw = _reply(passage=1, short_answer="7.3", answer="The provisions of this Section 7.3 supplement the general "
+                                                       "obligations of the Parties.")
+    alone = Chunk(0, "The provisions of this Section 7.3 supplement the general obligations of the Parties.", "c.md",
+                  0, 90)
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), "What interest is charged on late payments?", [alone],
+                            max_tokens=200, on_text=pieces.append)
+    assert not reading.found and reading.reason.startswith("wrong type")
 
 
 def test_a_heading_line_is_not_the_stated_value() -> None:

@@ -102,3 +102,32 @@ def test_a_heading_starts_a_chunk_and_never_ends_one(tmp_path: Path, tokenizer: 
     second = next(c for c in chunks if c.text.startswith("### S8.2"))
     assert second.heading == "Schedule 8 - Correspondence"
     assert chunks[0].text.startswith("## Schedule 8") and "### S8.1" in chunks[0].text  # nested titles stay together
+
+
+def test_a_short_chunk_does_not_win_on_its_section_title_alone(tmp_path: Path, tokenizer: object) -> None:
+    # the sample contract's fault: a letter's sign-off, under the title "Late deliveries", outranked the
+    # late-delivery clause for "What do we owe you if a delivery is late?" when the path was part of the text
+    letter = " ".join(f"Order line {i} was discussed at the review meeting of the quality team." for i in range(14))
+    clause = ("If a delivery is late, the Supplier shall pay liquidated damages of 0.5% of the order value for "
+              "each week of delay. ") + " ".join(f"The Buyer may review item {i} on request." for i in range(10))
+    path = tmp_path / "contract.md"
+    path.write_text("# Agreement\n\n## Article 9 - Late Delivery and Liquidated Damages\n\n"
+                    "### 9.2 Liquidated Damages\n\nIntro to the remedies.\n\n"
+                    f"{clause}\n\n"
+                    "## Schedule 8 - Correspondence\n\n### S8.1 Letter - Late deliveries in November\n\n"
+                    f"{letter}\n\nPlease contact me with any questions.\n\nYours sincerely,\n\nBirte Crombie\n")
+    doc = extract(path)
+
+    from assistant.ttrag.context import build_context
+    from assistant.ttrag.lexical import Bm25Index
+    from assistant.ttrag.prefilter import bm25_search
+    ctx = build_context([doc], tokenizer, chunk_tokens=120)
+    sign_off = next(c for c in ctx.chunks if "Yours sincerely" in c.text)
+    assert "Late deliveries" in sign_off.heading and "Order line" not in sign_off.text  # a chunk of its own
+    damages = next(c for c in ctx.chunks if "liquidated damages of 0.5%" in c.text)
+    query = "What exactly do we owe you if a delivery is late?"
+    ranked = [i for i, _ in bm25_search(ctx, query, len(ctx.chunks))]
+    assert ranked.index(damages.id) < ranked.index(sign_off.id)
+    together = Bm25Index([c.indexed_text for c in ctx.chunks])  # the path inside the text, as before
+    ranked = [i for i, _ in together.search(query, len(ctx.chunks))]
+    assert ranked.index(sign_off.id) < ranked.index(damages.id)

@@ -94,3 +94,20 @@ def test_the_embedder_reads_the_word_pieces_the_setting_allows(minilm_dir: Path,
     head = " ".join(f"word{i}" for i in range(40))  # ~120 word pieces
     a, b = embedder.embed([head + " the contract ends in May.", head + " the weather is fine today."])
     assert float(a @ b) > 0.999  # what differs lies past the 64th word piece: cut, as configured
+
+
+def test_bfloat16_weights_switch_back_to_the_exact_float32_ones(minilm_dir: Path) -> None:
+    import torch
+
+    from assistant.models.encoder import TransformersEncoder
+
+    encoder = TransformersEncoder(minilm_dir, bf16=False)
+    query = "How much interest is charged on overdue amounts?"
+    exact = encoder.similarities(query, TEXTS)
+    encoder.bf16 = True
+    assert next(encoder.model.parameters()).dtype == torch.bfloat16
+    rounded = encoder.similarities(query, TEXTS)
+    assert np.abs(rounded - exact).max() < 0.01 and not np.array_equal(rounded, exact)
+    encoder.bf16 = False
+    assert next(encoder.model.parameters()).dtype == torch.float32
+    assert np.array_equal(encoder.similarities(query, TEXTS), exact)

@@ -10,10 +10,10 @@ import numpy as np
 
 from assistant.errors import ModelError
 from assistant.models.base import Embedder
-from assistant.models.precision import autocast
+from assistant.models.precision import Bf16Switch, Weights
 
 
-class SentenceTransformerEmbedder(Embedder):
+class SentenceTransformerEmbedder(Bf16Switch, Embedder):
     """A sentence-transformers model folder (the bundled all-MiniLM-L6-v2 by default)."""
 
     def __init__(self, path: str | Path, *, threads: int = 0, bf16: bool = False) -> None:
@@ -32,7 +32,7 @@ class SentenceTransformerEmbedder(Embedder):
             raise ModelError(f"cannot load the embedding model from {path}: {exc}. "
                              "Set models.embedder_dir to a sentence-transformers folder.") from exc
         self._lock = threading.Lock()
-        self.bf16 = bf16  # bfloat16 autocast (:mod:`assistant.models.precision`)
+        self._weights = Weights(self.model, bf16)  # bfloat16 weights (:mod:`assistant.models.precision`)
 
     @property
     def max_tokens(self) -> int:
@@ -51,7 +51,7 @@ class SentenceTransformerEmbedder(Embedder):
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         """See :meth:`Embedder.embed_batch`."""
-        with self._lock, autocast(self.bf16):
+        with self._lock:
             out = self.model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(out, dtype=np.float32)

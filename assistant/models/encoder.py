@@ -10,10 +10,10 @@ import numpy as np
 
 from assistant.errors import ModelError
 from assistant.models.base import ConditionalEncoder, JointStates
-from assistant.models.precision import autocast
+from assistant.models.precision import Bf16Switch, Weights
 
 
-class TransformersEncoder(ConditionalEncoder):
+class TransformersEncoder(Bf16Switch, ConditionalEncoder):
     """Any encoder folder that ``AutoModel`` loads, read from disk only.
 
     The joint pass follows Test-Time RAG §3.2 (OpenReview zgs450VzkU): query and chunk are one
@@ -46,7 +46,7 @@ class TransformersEncoder(ConditionalEncoder):
         self.batch_size = batch_size
         self.layer = layer  # hidden-state index: -1 = last (the paper), 0 = embeddings, 1..n = layer outputs
         self._lock = threading.Lock()
-        self.bf16 = bf16  # bfloat16 autocast (:mod:`assistant.models.precision`)
+        self._weights = Weights(self.model, bf16)  # bfloat16 weights (:mod:`assistant.models.precision`)
 
     def joint_states(self, query: str, chunks: Sequence[str]) -> JointStates:
         """See :meth:`ConditionalEncoder.joint_states`; chunks are truncated to fit ``max_length``.
@@ -83,7 +83,7 @@ class TransformersEncoder(ConditionalEncoder):
         q_mask = np.array([[s == 0 for s in row] for row in seq], dtype=np.float32)
         c_mask = np.array([[s == 1 for s in row] for row in seq], dtype=np.float32)
         inputs = {k: v for k, v in enc.items() if k in self.tokenizer.model_input_names}
-        with self._lock, torch.inference_mode(), autocast(self.bf16):
+        with self._lock, torch.inference_mode():
             if tuple(layers) == (-1,):
                 states = [self.model(**inputs).last_hidden_state]  # (batch, seq_len, hidden)
             else:

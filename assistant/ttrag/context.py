@@ -65,7 +65,7 @@ def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens
                                          progress=report))
         if progress:
             progress("index", 0, len(chunks))
-        index = Bm25Index([c.indexed_text for c in chunks])
+        index = Bm25Index([c.text for c in chunks], [c.heading for c in chunks])
         if progress:
             progress("index", len(chunks), len(chunks))
     finally:

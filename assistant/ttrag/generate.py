@@ -117,13 +117,15 @@ def _partial_string(text: str) -> str:
 
 
 def judge(question: str, qtype: QuestionType, fields: dict[str, object], chunks: Sequence[Chunk],
-          *, min_coverage: float = 0.5, read_before: Sequence[Chunk] = ()) -> tuple[bool, str, tuple[int, ...], str]:
-    """(found, short answer, supporting passage numbers, reason) for the reader's leading fields."""
+          *, min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
+          equivalents: Sequence[tuple[str, str]] = ()) -> tuple[bool, str, tuple[int, ...], str]:
+    """(found, short answer, supporting passage numbers, reason) for the reader's leading fields
+    (``equivalents``: see :func:`assistant.ttrag.grounding.coverage`)."""
     short = str(fields.get("short_answer") or "").strip()
     if fields.get("found") is False or not short:
         return False, short, (), "the reader found no answer"
     support, reason = grounding.check(question, qtype, short, chunks, min_coverage=min_coverage,
-                                      read_before=read_before)
+                                      read_before=read_before, equivalents=equivalents)
     cited = fields.get("passage")
     if isinstance(cited, int) and cited in support:  # the reader's own pointer first
         support = [cited] + [n for n in support if n != cited]
@@ -259,7 +261,8 @@ def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -
 
 def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], *, max_tokens: int,
                   on_text: Callable[[str], None], purpose: str = "answer",
-                  min_coverage: float = 0.5, read_before: Sequence[Chunk] = (), note: str = "") -> Reading:
+                  min_coverage: float = 0.5, read_before: Sequence[Chunk] = (), note: str = "",
+                  equivalents: Sequence[tuple[str, str]] = ()) -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
@@ -272,6 +275,8 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
         min_coverage: share of the question's key terms the passages must mention.
         read_before: passages earlier attempts read (they count towards that coverage).
         note: a line for the reader before the question (which party a defined term stands for).
+        equivalents: (name, term) pairs of the parties the question names, for the key-term coverage
+            (:func:`assistant.ttrag.grounding.coverage`).
 
     Returns:
         The :class:`Reading`; a reply that is not grounded sends nothing to ``on_text``.
@@ -280,6 +285,11 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
     request = GenerationRequest(SYSTEM, answer_prompt(question, chunks, qtype, note=note), max_tokens=max_tokens,
                                 json_schema=answer_schema(qtype), purpose=purpose)
     raw = ""
+
+    def decide(fields: dict[str, object]) -> tuple[bool, str, tuple[int, ...], str]:
+        return judge(question, qtype, fields, chunks, min_coverage=min_coverage, read_before=read_before,
+                     equivalents=equivalents)
+
     decided: tuple[bool, str, tuple[int, ...], str] | None = None
     sent = ""
     for piece in generator.stream(request):
@@ -289,8 +299,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             if not m:
                 continue
             head = raw[:m.start()].rstrip().rstrip(",") + "}"
-            decided = judge(question, qtype, parse_reply(head), chunks, min_coverage=min_coverage,
-                            read_before=read_before)
+            decided = decide(parse_reply(head))
             body_at = m.end()
         if decided[0]:
             text = _OPEN_MARKER.sub("", _MARKERS.sub("", _partial_string(raw[body_at:])))
@@ -301,20 +310,26 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                 sent = text
     fields = parse_reply(raw)
     if decided is None:  # the reply never reached the "answer" key (cut off or malformed)
-        decided = judge(question, qtype, fields, chunks, min_coverage=min_coverage, read_before=read_before)
+        decided = decide(fields)
     found, short, support, reason = decided
     sentence = strip_markers(str(fields.get("answer") or "")) or short
     if not found and reason.startswith("wrong type"):
         wider = widen_short_answer(qtype, short, sentence, chunks)
+        if not wider and qtype.kind in ("amount", "number", "when") and re.search(r"\d", short):
+            # "3.25" for "What interest is charged?" beside a boilerplate sentence: the amount the passage
+            # sentence that states it gives ("at 3.25 percentage points above ..."), and that sentence
+            stated, _ = stating_sentence(short, question, chunks)
+            if stated:
+                wider = next((m.group(0).strip() for m in _VALUE.finditer(stated)
+                              if short in m.group(0) and fits(qtype, m.group(0))), "") or \
+                    widen_short_answer(qtype, short, stated, chunks)
+                sentence = stated if wider else sentence
         if wider:  # the sentence was held back while the short answer looked wrong: judged again, whole
-            found, short, support, reason = judge(question, qtype, {**fields, "short_answer": wider}, chunks,
-                                                  min_coverage=min_coverage, read_before=read_before)
+            found, short, support, reason = decide({**fields, "short_answer": wider})
         elif qtype.kind == "exists":  # "yes" to "is there a cap?": the cap the passages state
             value, stated, n = extract_value(qtype, question, chunks)
             if value:
-                found, short, support, reason = judge(question, qtype, {**fields, "short_answer": value,
-                                                                        "passage": n}, chunks,
-                                                      min_coverage=min_coverage, read_before=read_before)
+                found, short, support, reason = decide({**fields, "short_answer": value, "passage": n})
                 sentence = stated if found else sentence
     if found and (HEDGE.search(sentence) or HEDGE.search(short)):
         found, reason = False, "the reader's sentence says the passages do not give it"

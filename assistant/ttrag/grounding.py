@@ -93,28 +93,45 @@ def stated_about(short_answer: str, counted: frozenset[str], chunk: Chunk) -> bo
     return False
 
 
-def coverage(question: str, chunks: Sequence[Chunk]) -> float:
-    """Share of the question's key terms found in the chunks (1.0 when it has none)."""
+def coverage(question: str, chunks: Sequence[Chunk], equivalents: Sequence[tuple[str, str]] = ()) -> float:
+    """Share of the question's key terms found in the chunks (1.0 when it has none).
+
+    ``equivalents`` are (name, term) pairs of the parties a contract defines that the question names
+    (:mod:`assistant.ttrag.aliases`). A named party is the setting of the question, not its topic: the
+    share counts the question's other key terms ("CO2" in "What were Calder's total CO2 emissions?", which
+    a passage about "the Supplier" does not make covered). When the parties are all it names ("Who is
+    Norhaven's contract manager?"), a party counts as found where the chunks use its term ("the Buyer").
+    """
     keys = key_terms(question)
     if not keys:
         return 1.0
     seen: set[str] = set()
     for c in chunks:
         seen |= terms(c.text)
+    parties = frozenset().union(*(terms(name) for name, _ in equivalents)) & keys
+    if keys - parties:
+        keys = keys - parties
+    else:
+        for name, term in equivalents:
+            if terms(term) and terms(term) <= seen:
+                seen |= terms(name)
     return len(keys & seen) / len(keys)
 
 
 def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequence[Chunk], *,
-          min_coverage: float = 0.5, read_before: Sequence[Chunk] = ()) -> tuple[list[int], str]:
+          min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
+          equivalents: Sequence[tuple[str, str]] = ()) -> tuple[list[int], str]:
     """Decide whether ``short_answer`` is grounded in ``chunks``.
 
     ``read_before`` are passages read by earlier attempts of the same question: a rewrite built from
     them carries their link to the question (the first hop of a two-hop question), so they count
-    towards the key-term coverage.
+    towards the key-term coverage. ``equivalents``: see :func:`coverage`.
 
     Returns:
         (supporting chunk numbers, 1-based; reason). The reason is '' when the answer is grounded, else
-        why not: ``no answer``, ``wrong type``, ``not in the passages``, ``passages off topic`` or, for a
+        why not: ``no answer``, ``wrong type``, ``not in the passages``, ``passages off topic``, ``the answer
+        is the party the question names`` (a who/where/other answer within the name or term of a party in
+        ``equivalents``) or, for a
         "how many/much/long" question, ``the number is not stated about what the question counts`` (no
         sentence holds both the number and a word of what is counted).
         Yes/no and choice answers are supported by the chunks that mention what the question names
@@ -124,7 +141,7 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         return [], "no answer"
     if not fits(qtype, short_answer):
         return [], f"wrong type (a {qtype.kind} question)"
-    if coverage(question, [*chunks, *read_before]) < min_coverage:
+    if coverage(question, [*chunks, *read_before], equivalents) < min_coverage:
         return [], "passages off topic"
     if qtype.kind in ("yesno", "choice"):  # supported by the passages about what the question names
         keys = key_terms(question) | (terms(" ".join(qtype.options)) if qtype.kind == "choice" else set())
@@ -132,6 +149,11 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         best = max(hits, default=0)
         about = [n for n, h in enumerate(hits, 1) if h and h * 2 >= best]  # at least half the best match
         return (about or list(range(1, len(chunks) + 1))), ""
+    parties = [terms(f"{name} {term}") for name, term in equivalents]
+    if qtype.kind in ("who", "where", "other") and any(terms(short_answer) <= p for p in parties):
+        # "Calder Precision Components Ltd." for "Who is Calder's contract manager?": the party the question
+        # asks about is not its answer
+        return [], "the answer is the party the question names"
     found = supporting(short_answer, chunks)
     if not found:
         return [], "not in the passages"

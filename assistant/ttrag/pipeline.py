@@ -144,11 +144,12 @@ class _Result:
 
 
 def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunks: list[Chunk],
-          attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = (), note: str = "") -> Reading:
+          attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = (), note: str = "",
+          equivalents: Sequence[tuple[str, str]] = ()) -> Reading:
     with run.stage("generate"):
         reading = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
                                 on_text=run.text, purpose=purpose, min_coverage=opts.min_coverage,
-                                read_before=read_before, note=note)
+                                read_before=read_before, note=note, equivalents=equivalents)
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
              supported_by=list(reading.supported_by), reason=reading.reason, reply=reading.raw)
     return reading
@@ -166,6 +167,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     # ("the Supplier"), and the reader is told which term is which party
     note = aliases.reader_note(question, ctx.terms)
     search = aliases.search_query(question, ctx.terms)
+    # "Norhaven" in the question is found where the passages say "the Buyer" (the grounding's coverage)
+    equivalents = [(t.name, t.term) for t in aliases.named_in(question, ctx.terms)]
     with run.stage("prefilter"):
         original = prefilter.prefilter(ctx, search, models.embedder, shortlist=opts.shortlist,
                                        fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)
@@ -189,7 +192,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         else:
             read.add(key)
             reading = _read(run, models, opts, question, chunks, attempt,
-                            read_before=[c for c in read_chunks if c not in chunks], note=note)
+                            read_before=[c for c in read_chunks if c not in chunks], note=note,
+                            equivalents=equivalents)
             read_chunks.extend(chunks)
             if reading.found:
                 return _Result(reading.sentence, True, chunks, rewrites, reading)
@@ -216,7 +220,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     fallback = [h.chunk for h in original[:opts.fallback_top_k]]
     run.note("fallback", chunks=[c.id for c in fallback])
     reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
-                    note=note)
+                    note=note, equivalents=equivalents)
     if not reading.found:
         run.text(NOT_FOUND_TEXT)
         return _Result(NOT_FOUND_TEXT, False, fallback[:opts.ce_top_k], rewrites, reading)

@@ -48,6 +48,15 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "november", "december", "century", "decade", "spring", "summer", "autumn", "fall", "winter")
 _DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:" + "|".join(_MONTHS[:12]) + r")\b",
                    re.I)
+# "7.3" or "Section 7.3" is where an amount is written, not the amount (the draft benchmark's reader answered
+# "What interest do you charge if we pay late?" with the number of the clause "7.3 Late Payment Interest")
+_SECTION_NUMBER = re.compile(r"(?:section|clause|article|schedule|annex|paragraph|§)\s*[\d.]+[a-z]?", re.I)
+# an amount has its unit: a currency, a percentage, or a count of days, weeks ... ("EUR 18.64", "0.5%",
+# "3.25 percentage points", "net 45 days", "five percent"); "at 3.25" or "7.3 supplement" is not one
+_AMOUNT_FORM = re.compile(r"(?:\b(?:eur|usd|gbp|chf|jpy|cad|aud)|[€$£¥])\s?\d|\d\s?(?:%|(?:percent|per ?cent|"
+                          r"percentage points?|basis points?|bps|eur|usd|gbp|chf|euros?|dollars?|pounds?|francs?|"
+                          r"thousand|million|billion|days?|weeks?|months?|years?|hours?|minutes?|times)\b)|"
+                          r"\b(?:percent|per cent|euros?|dollars?|pounds?)\b", re.I)
 _NUMBER_WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
                  "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred",
@@ -96,7 +105,8 @@ def _has_number(text: str) -> bool:
 
 def fits(qtype: QuestionType, short_answer: str) -> bool:
     """True when ``short_answer`` has the form ``qtype`` expects (a date holds a month or a number that is
-    not part of a code, a number a digit or number word, an amount such a number that is not a date, a place
+    not part of a code, a number a digit or number word, an amount such a number with a unit or currency (not a
+    bare number, a date or a section number), a place
     or a person is not a bare number, an e-mail address has an @)."""
     s = short_answer.strip().lower()
     if not s:
@@ -112,8 +122,9 @@ def fits(qtype: QuestionType, short_answer: str) -> bool:
             any(m in s for m in _MONTHS)
     if qtype.kind == "number":
         return _has_number(s)
-    if qtype.kind == "amount":  # a sum or a rate: a number that is not a date
-        return _has_number(s) and not _DATE.search(s)
+    if qtype.kind == "amount":  # a sum or a rate: a number with its unit, not a date or a section number
+        rest = _SECTION_NUMBER.sub(" ", s)
+        return _has_number(rest) and not _DATE.search(rest) and bool(_AMOUNT_FORM.search(rest))
     if qtype.kind == "email":
         return bool(EMAIL_ADDRESS.search(s))
     if qtype.kind in ("where", "who"):
