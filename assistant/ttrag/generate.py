@@ -239,9 +239,11 @@ def _best_statement(chunks: Sequence[Chunk], about: frozenset[str],
     return _plain(best[1]), best[2]
 
 
-def _stated_value(qtype: QuestionType, sentence: str) -> str:
-    """The first amount in ``sentence`` that has the form ``qtype`` expects; '' when none."""
-    return next((m.group(0).strip() for m in _VALUE.finditer(sentence) if fits(qtype, m.group(0))), "")
+def _stated_value(qtype: QuestionType, sentence: str, holding: str = "") -> str:
+    """The first amount in ``sentence`` that has the form ``qtype`` expects (and contains ``holding``);
+    '' when none."""
+    return next((m.group(0).strip() for m in _VALUE.finditer(sentence)
+                 if holding in m.group(0) and fits(qtype, m.group(0))), "")
 
 
 def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -> tuple[str, str, int]:
@@ -320,9 +322,8 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             # sentence that states it gives ("at 3.25 percentage points above ..."), and that sentence
             stated, _ = stating_sentence(short, question, chunks)
             if stated:
-                wider = next((m.group(0).strip() for m in _VALUE.finditer(stated)
-                              if short in m.group(0) and fits(qtype, m.group(0))), "") or \
-                    widen_short_answer(qtype, short, stated, chunks)
+                wider = _stated_value(qtype, stated, holding=short) or widen_short_answer(qtype, short, stated,
+                                                                                          chunks)
                 sentence = stated if wider else sentence
         if wider:  # the sentence was held back while the short answer looked wrong: judged again, whole
             found, short, support, reason = decide({**fields, "short_answer": wider})
