@@ -36,6 +36,7 @@ DEFAULT_SHORTLIST = 20
 DEFAULT_CE_TOP_K = 3
 DEFAULT_MAX_REWRITES = 3
 DEFAULT_FALLBACK_TOP_K = 10
+DEFAULT_EVIDENCE_TOKENS = 0  # off: 300 cost 2 of 40 HotpotQA answers (EM .450 -> .400) for 8% fewer prompt tokens
 DEFAULT_CACHE_MB = 2048
 
 CeMode = Literal["alone", "fused", "off"]
@@ -68,6 +69,11 @@ class PipelineOptions:
         max_answer_tokens: cap on generated tokens per answer.
         min_coverage: share of the question's key terms (names, numbers, quoted words) the passages
             read must mention before their answer counts as found (grounding, issue 19).
+        evidence_tokens: reader tokens of passage text per ``ce_top_k`` chunks: each chunk read is cut to
+            its sentences that bear most on the question (:mod:`assistant.ttrag.evidence`; the top-10
+            fallback gets ``10 / ce_top_k`` times as much); 0 = whole chunks, the default: at 300, 40
+            HotpotQA test questions read 650 instead of 710 prompt tokens a question and lost 2 answers
+            (EM .450 -> .400, ``benchmarks/results/answers-hotpot.md``).
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -84,6 +90,7 @@ class PipelineOptions:
     router: bool = True
     max_answer_tokens: int = 256
     min_coverage: float = 0.5
+    evidence_tokens: int = DEFAULT_EVIDENCE_TOKENS
 
 
 @dataclass(frozen=True)

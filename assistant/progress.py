@@ -9,7 +9,8 @@ from assistant.records import Event, Progress, TokenText, TraceStep
 
 STAGE_LABELS = {
     "read": "Reading files", "chunk": "Chunking", "index": "BM25 index", "route": "Routing (LLM)",
-    "prefilter": "Pre-filter", "conditional": "Conditional re-rank", "generate": "Reading passages (LLM)",
+    "prefilter": "Pre-filter", "conditional": "Conditional re-rank",
+    "evidence": "Selecting evidence sentences", "generate": "Reading passages (LLM)",
     "rewrite": "Rewriting query (LLM)", "needle_lookup": "Exact lookup", "counting": "Counting",
     "summarization": "Picking passages", "assemble": "Assembling model", "verify": "Verifying sha256",
     "draft points": "Answering the email's questions", "draft": "Writing the reply (LLM)",

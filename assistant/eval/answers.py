@@ -221,6 +221,7 @@ def full_pipeline_name() -> str:
 def default_systems(stuff_tokens: int, seed: int) -> dict[str, System]:
     """Systems in run order (the full pipeline first, so its timings are measured, not replayed)."""
     return {full_pipeline_name(): pipeline_system(),
+            "evidence selection (full pipeline, 300 tokens)": pipeline_system(evidence_tokens=300),
             f"+ rewrite ({defaults_label()}, no router)": pipeline_system(router=False),
             "retrieval top-3 (pre-filter)": retrieval_top3,
             "+ CE (paper, alone)": ce_top3,

@@ -14,7 +14,8 @@ from assistant.records import Progress, TraceStep
 #: Stage names in a person's words; the engineers' term (:data:`STAGE_LABELS`) goes in the tooltip.
 GUI_STAGE_LABELS = {
     **STAGE_LABELS, "sync": "Syncing mail", "fetch": "Fetching messages", "route": "Choosing how to answer",
-    "prefilter": "Finding passages", "conditional": "Re-ranking passages", "generate": "Reading",
+    "prefilter": "Finding passages", "conditional": "Re-ranking passages", "evidence": "Picking the sentences to read",
+    "generate": "Reading",
     "rewrite": "Searching again", "needle_lookup": "Looking up the exact text", "index": "Indexing",
     "chunk": "Splitting into passages", "summarization": "Picking passages to summarize",
     "draft": "Writing the reply", "load_models": "Loading the search models",
@@ -23,6 +24,7 @@ STAGE_TIPS = {
     "route": "Routing (LLM): the model picks how to handle the question (answer, look up, count, summarize).",
     "prefilter": "Pre-filter: BM25 keyword search fused with embedding similarity picks candidate passages.",
     "conditional": "Conditional re-rank: an encoder reads the question with each candidate passage.",
+    "evidence": "Evidence selection: the sentences of the best passages that bear most on the question.",
     "generate": "Generation (LLM): the model reads the best passages and answers from them.",
     "rewrite": "Query rewrite (LLM): nothing answered the question, so the model rewrites the search.",
 }

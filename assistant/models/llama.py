@@ -6,12 +6,14 @@ import ctypes
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import llama_cpp.llama_cpp
-from llama_cpp import Llama, LlamaRAMCache
+import numpy as np
+from llama_cpp import Llama, LlamaGrammar, LlamaRAMCache
 
 from assistant.errors import Cancelled, ModelError
 from assistant.models.base import GenerationRequest, Generator
@@ -44,6 +46,17 @@ class StoppableLlama(Llama):
         set_abort.restype = None
         set_abort(self._ctx.ctx, self._abort, None)
 
+    def _init_sampler(self, *args: Any, **kwargs: Any) -> Any:
+        """A :class:`GreedyGrammarSampler` for greedy decoding under a grammar (our JSON replies); the library's
+        sampler chain for anything else."""
+        grammar = kwargs.get("grammar")
+        if (grammar is None or args or kwargs.get("temp", 0.8) != 0.0 or kwargs.get("logits_processor")
+                or kwargs.get("frequency_penalty", 0.0) or kwargs.get("presence_penalty", 0.0)):
+            return super()._init_sampler(*args, **kwargs)
+        return GreedyGrammarSampler(self._model.vocab, grammar, self._n_vocab,
+                                    repeat_penalty=kwargs.get("repeat_penalty", 1.0),
+                                    last_n=self.last_n_tokens_size)
+
     def _stopping(self) -> bool:
         stop = self.stop
         return stop is not None and stop.is_set()
@@ -57,6 +70,75 @@ class StoppableLlama(Llama):
             if self._stopping():  # llama_decode returned 2: aborted by the callback
                 raise _Interrupted() from exc
             raise
+
+
+class GreedyGrammarSampler:
+    """Greedy decoding under a grammar that checks the grammar on the best token first.
+
+    llama-cpp-python's chain (repeat penalty, grammar, greedy) runs the grammar over the whole vocabulary
+    (152k tokens for Qwen2.5) before every token. This sampler takes the best token after the repeat
+    penalty and asks the grammar about that one token; only when the grammar rejects it does the grammar
+    filter the whole vocabulary (llama.cpp's own ``common_sampler_sample`` does the same unless
+    ``grammar_first``). The token chosen is the chain's: the best token the grammar allows, the first of
+    equals. Measured in ``benchmarks/reader_speed.py``.
+
+    Used by :class:`StoppableLlama` through ``Llama.sample``, which calls ``sample(ctx, idx)``.
+    """
+
+    def __init__(self, vocab: Any, grammar: LlamaGrammar, n_vocab: int, *, repeat_penalty: float = 1.0,
+                 last_n: int = 64) -> None:
+        low = llama_cpp.llama_cpp
+        self._grammar = low.llama_sampler_init_grammar(vocab, grammar._grammar.encode("utf-8"),
+                                                       grammar._root.encode("utf-8"))
+        if not self._grammar:
+            raise ModelError("llama.cpp could not parse the reply's grammar")
+        self.n_vocab = n_vocab
+        self.repeat_penalty = repeat_penalty
+        self.recent: deque[int] = deque(maxlen=max(last_n, 0))
+        self._one = (low.llama_token_data * 1)()
+        self._all = (low.llama_token_data * n_vocab)()
+        self._all_view = np.ctypeslib.as_array(self._all)  # fields id, logit, p
+        self._all_view["id"] = np.arange(n_vocab, dtype=np.int32)
+        self.full_passes = 0  # tokens the grammar had to filter the whole vocabulary for
+
+    def _allows(self, token: int, logit: float) -> bool:
+        low = llama_cpp.llama_cpp
+        self._one[0].id, self._one[0].logit, self._one[0].p = token, logit, 0.0
+        arr = low.llama_token_data_array(data=self._one, size=1, selected=-1, sorted=False)
+        low.llama_sampler_apply(self._grammar, ctypes.byref(arr))
+        return bool(np.isfinite(self._one[0].logit))
+
+    def sample(self, ctx: Any, idx: int = -1) -> int:
+        """The next token for the logits of batch position ``idx`` of ``ctx`` (a llama-cpp-python
+        ``LlamaContext``); the grammar and the penalty window advance past it."""
+        low = llama_cpp.llama_cpp
+        logits = np.ctypeslib.as_array(low.llama_get_logits_ith(ctx.ctx, idx), shape=(self.n_vocab,)).copy()
+        if self.repeat_penalty != 1.0 and self.recent:
+            seen = np.fromiter(set(self.recent), dtype=np.int64)
+            x = logits[seen]
+            logits[seen] = np.where(x <= 0, x * self.repeat_penalty, x / self.repeat_penalty)
+        token = int(np.argmax(logits))
+        if not self._allows(token, float(logits[token])):
+            self.full_passes += 1
+            self._all_view["logit"] = logits
+            self._all_view["p"] = 0.0
+            arr = low.llama_token_data_array(data=self._all, size=self.n_vocab, selected=-1, sorted=False)
+            low.llama_sampler_apply(self._grammar, ctypes.byref(arr))
+            token = int(np.argmax(self._all_view["logit"]))
+        low.llama_sampler_accept(self._grammar, token)
+        self.recent.append(token)
+        return token
+
+    def close(self) -> None:
+        if self._grammar:
+            llama_cpp.llama_cpp.llama_sampler_free(self._grammar)
+            self._grammar = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001  (interpreter shutdown: llama_cpp may already be torn down)
+            pass
 
 
 class LlamaGenerator(Generator):

@@ -21,7 +21,7 @@ from assistant.models.base import (
     Generator,
 )
 from assistant.records import Answer, Chunk, Event, Hit, Progress, TokenText, TraceStep
-from assistant.ttrag import aliases, conditional, prefilter, router
+from assistant.ttrag import aliases, conditional, evidence, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.generate import Reading, cite, stream_answer
@@ -146,6 +146,11 @@ class _Result:
 def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunks: list[Chunk],
           attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = (), note: str = "",
           equivalents: Sequence[tuple[str, str]] = ()) -> Reading:
+    if opts.evidence_tokens > 0:
+        with run.stage("evidence"):
+            chunks = evidence.select(question, chunks, models.embedder,
+                                     budget=opts.evidence_tokens * len(chunks) // max(opts.ce_top_k, 1),
+                                     count_tokens=models.generator.count_tokens)
     with run.stage("generate"):
         reading = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
                                 on_text=run.text, purpose=purpose, min_coverage=opts.min_coverage,

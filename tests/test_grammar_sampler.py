@@ -1,0 +1,60 @@
+"""Greedy decoding under the reply's JSON grammar: the grammar is asked about the best token first
+(:class:`assistant.models.llama.GreedyGrammarSampler`), and the reply is the one llama-cpp-python's own
+sampler chain gives."""
+
+from __future__ import annotations
+
+import pytest
+from llama_cpp import Llama
+
+from assistant.models.base import GenerationRequest
+from assistant.models.llama import GreedyGrammarSampler, StoppableLlama
+from assistant.records import Chunk
+from assistant.ttrag.generate import answer_schema
+from assistant.ttrag.prompts import SYSTEM, answer_prompt
+from assistant.ttrag.qtype import question_type
+
+PASSAGES = [Chunk(1, "The initial term of this Agreement is five (5) years from the Effective Date. It renews "
+                     "for one (1) year at a time unless either party gives six months' notice.", "c.md", 0, 160),
+            Chunk(2, "Invoices are payable net 45 days from receipt. Late payments carry interest at 3.25 "
+                     "percentage points above the base rate.", "c.md", 200, 320)]
+QUESTIONS = ["How long is the initial term?", "Is late payment interest charged?", "What are the payment terms?",
+             "Which is longer, the initial term or a renewal?"]
+
+
+def replies(gen: object, questions: list[str]) -> list[str]:
+    out = []
+    for q in questions:
+        qtype = question_type(q)
+        request = GenerationRequest(SYSTEM, answer_prompt(q, PASSAGES, qtype), max_tokens=80,
+                                    json_schema=answer_schema(qtype), purpose="answer")
+        out.append(gen.complete(request))  # type: ignore[attr-defined]
+    return out
+
+
+def test_the_reply_is_the_sampler_chains_reply(fast_llm: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[object] = []
+    original = StoppableLlama._init_sampler
+
+    def spy(self: StoppableLlama, *args: object, **kwargs: object) -> object:
+        sampler = original(self, *args, **kwargs)
+        made.append(sampler)
+        return sampler
+
+    monkeypatch.setattr(StoppableLlama, "_init_sampler", spy)
+    ours = replies(fast_llm, QUESTIONS)
+    assert made and all(isinstance(s, GreedyGrammarSampler) for s in made)
+    assert all(r.lstrip().startswith('{ "found"') for r in ours)  # the schema's JSON (the last may be cut)
+    assert sum(1 for s in made if s.full_passes) >= 1  # the grammar overruled the model at least once
+    monkeypatch.setattr(StoppableLlama, "_init_sampler", Llama._init_sampler)  # the library's chain
+    fast_llm.llm.cache.cache_state.clear()  # type: ignore[attr-defined]
+    assert replies(fast_llm, QUESTIONS) == ours
+
+
+def test_a_plain_reply_keeps_the_librarys_sampler(fast_llm: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[object] = []
+    original = StoppableLlama._init_sampler
+    monkeypatch.setattr(StoppableLlama, "_init_sampler",
+                        lambda self, *a, **k: made.append(original(self, *a, **k)) or made[-1])
+    fast_llm.complete(GenerationRequest(SYSTEM, "Say hello.", max_tokens=4, purpose="plain"))  # type: ignore[attr-defined]
+    assert made and not any(isinstance(s, GreedyGrammarSampler) for s in made)
