@@ -117,6 +117,7 @@ def test_draft_print_reads_the_attachment(dovecot: object, server_client: object
     head, _, body = mail_text.partition("\n\n")
     assert "Subject: Re: Contract" in head and "In-Reply-To: <c1@example.org>" in head
     assert not body.lstrip().lower().startswith(("subject:", "re:"))
+    assert "=\n" not in body and "=20" not in body  # decoded text, no quoted-printable soft line breaks
     own = body.split("\nOn ")[0]  # the reply above the quoted original
     assert own.rstrip().endswith(dovecot.user.split("@")[0].capitalize())  # type: ignore[attr-defined]
     server_client.select_folder(folder, readonly=True)  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ from email.message import EmailMessage
 
 from assistant.accounts import Account
 from assistant.documents.mime.parse import parse_message
-from assistant.mail.drafts import build_reply, reply_recipients, reply_subject, save_draft
+from assistant.mail.drafts import build_reply, draft_text, reply_recipients, reply_subject, save_draft
 from assistant.mail.imap import ImapSource
 
 
@@ -62,3 +62,18 @@ def test_draft_saved_with_draft_flag(mail_account: Account, dovecot: object, ser
     assert saved["References"] == "<q0@example.org> <q1@example.org>"
     assert saved["Subject"] == "Re: Quarterly numbers"
     assert "> Can you check the totals?" in saved.get_content()
+
+
+def test_the_printed_draft_is_decoded_text() -> None:
+    """``draft --print`` shows the text a person reads: a line longer than 76 characters goes out as RFC 2045
+    quoted-printable with "=" soft line breaks, which the printed draft must not show."""
+    line = ("1. Where will Calder's second machining plant be located? Calder's second machining plant will be "
+            "located in Livingston, West Lothian.")
+    draft = build_reply(parse_message(original()), f"Hi Bob,\n\n{line}\n\nBest regards,\nAlice",
+                        me="alice@example.org")
+    assert "=\r\n" in draft.as_string()  # the message as it is saved: quoted-printable, CRLF (RFC 5322)
+    shown = draft_text(draft)
+    head, _, body = shown.partition("\n\n")
+    assert head.splitlines() == ["From: alice@example.org", "To: Bob <bob@example.org>",
+                                 "Subject: Re: Quarterly numbers", "In-Reply-To: <q1@example.org>"]
+    assert line in body and "=\n" not in body and "\r" not in shown and "Content-Transfer-Encoding" not in shown

@@ -347,7 +347,7 @@ def mail_clear(args: argparse.Namespace) -> int:
 
 
 def draft(args: argparse.Namespace) -> int:
-    from assistant.mail.drafts import build_reply, save_draft
+    from assistant.mail.drafts import build_reply, draft_text, save_draft
 
     ref, original = load_message(args.id)
     account = get_account(ref.account)
@@ -360,7 +360,7 @@ def draft(args: argparse.Namespace) -> int:
     me = account.username if "@" in account.username else f"{account.username}@{account.host}"
     message = build_reply(original, text, me=me, reply_all=args.reply_all)
     if args.print:
-        print(message.as_string())
+        print(draft_text(message))
         if points:
             print("\n".join(["-" * 60, "Points answered (for your review; not part of the mail):",
                               *point_lines(points)]))

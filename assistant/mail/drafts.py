@@ -48,6 +48,16 @@ def quote(original: Message) -> str:
     return f"On {when}, {original.sender or 'the sender'} wrote:\n{quoted}"
 
 
+def draft_text(draft: EmailMessage) -> str:
+    """The draft as a person reads it (``assistant draft --print``): its From, To, Cc, Subject and In-Reply-To
+    headers, a blank line, then the decoded text. The message itself keeps its transfer encoding (RFC 2045
+    quoted-printable for long lines); printing it raw showed "=" at every soft line break."""
+    heads = [f"{k}: {draft[k]}" for k in ("From", "To", "Cc", "Subject", "In-Reply-To") if draft[k]]
+    body = draft.get_body(("plain",))
+    text = body.get_content() if body is not None else draft.get_content()
+    return "\n".join(heads) + "\n\n" + text.replace("\r\n", "\n")
+
+
 def build_reply(original: Message, text: str, *, me: str, reply_all: bool = False) -> EmailMessage:
     """A reply draft to ``original``: ``text`` first, the quoted original below.
 
