@@ -73,7 +73,7 @@ class PipelineOptions:
             its sentences that bear most on the question (:mod:`assistant.ttrag.evidence`; the top-10
             fallback gets ``10 / ce_top_k`` times as much); 0 = whole chunks, the default: at 300, 40
             HotpotQA test questions read 650 instead of 710 prompt tokens a question and lost 2 answers
-            (EM .450 -> .400, ``benchmarks/results/answers-hotpot.md``).
+            (EM .450 -> .400, ``benchmarks/results/answers-hotpot-round8.md``).
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS

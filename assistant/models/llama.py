@@ -80,7 +80,7 @@ class GreedyGrammarSampler:
     penalty and asks the grammar about that one token; only when the grammar rejects it does the grammar
     filter the whole vocabulary (llama.cpp's own ``common_sampler_sample`` does the same unless
     ``grammar_first``). The token chosen is the chain's: the best token the grammar allows, the first of
-    equals. Measured in ``benchmarks/reader_speed.py``.
+    equals. Measured in ``benchmarks/reader_prompt.py``.
 
     Used by :class:`StoppableLlama` through ``Llama.sample``, which calls ``sample(ctx, idx)``.
     """
@@ -99,6 +99,7 @@ class GreedyGrammarSampler:
         self._all = (low.llama_token_data * n_vocab)()
         self._all_view = np.ctypeslib.as_array(self._all)  # fields id, logit, p
         self._all_view["id"] = np.arange(n_vocab, dtype=np.int32)
+        self._all_view["p"] = 0.0  # the grammar writes only the logits
         self.full_passes = 0  # tokens the grammar had to filter the whole vocabulary for
 
     def _allows(self, token: int, logit: float) -> bool:
@@ -121,7 +122,6 @@ class GreedyGrammarSampler:
         if not self._allows(token, float(logits[token])):
             self.full_passes += 1
             self._all_view["logit"] = logits
-            self._all_view["p"] = 0.0
             arr = low.llama_token_data_array(data=self._all, size=self.n_vocab, selected=-1, sorted=False)
             low.llama_sampler_apply(self._grammar, ctypes.byref(arr))
             token = int(np.argmax(self._all_view["logit"]))

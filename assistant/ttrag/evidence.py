@@ -84,13 +84,12 @@ def select(question: str, chunks: Sequence[Chunk], embedder: Embedder | None, *,
     spans = [sentence_spans(c.text) for c in chunks]
     sizes = [count_tokens(c.text) for c in chunks]
     shares = _shares(sizes, budget)
-    cut = [i for i, c in enumerate(chunks) if shares[i] < sizes[i] and len(spans[i]) > 1]
-    texts = [chunks[i].text[s:e] for i in cut for s, e in spans[i]]
-    scores = iter(sentence_scores(question, texts, embedder).tolist())
+    cut = {i: [c.text[s:e] for s, e in spans[i]] for i, c in enumerate(chunks)
+           if shares[i] < sizes[i] and len(spans[i]) > 1}  # chunk index -> its sentences
+    scores = iter(sentence_scores(question, [t for sents in cut.values() for t in sents], embedder).tolist())
     out = list(chunks)
-    for i in cut:
+    for i, sents in cut.items():
         c = chunks[i]
-        sents = [c.text[s:e] for s, e in spans[i]]
         score = [next(scores) for _ in sents]
         cost = [count_tokens(s) + 1 for s in sents]
         keep = {k for k, s in enumerate(sents) if _is_heading(s)}
