@@ -254,8 +254,8 @@ def main() -> None:
     text = (f"# Start-up, whole commands as processes ({platform.machine()}, Python {platform.python_version()}, "
             f"{os.cpu_count()} cores)\n\n"
             f"Command: `python benchmarks/startup.py {' '.join(sys.argv[1:])}`  \n"
-            f"Load average at the end: {load[0]:.1f} on {os.cpu_count()} cores: a shared machine, other jobs ran "
-            "beside it, so wall times are inflated and noisy; CPU times are steadier.\n\n"
+            f"Load average at the end: {load[0]:.1f} on {os.cpu_count()} cores (the measured commands use both "
+            "cores themselves): single runs, so wall times are noisy; CPU times are steadier.\n\n"
             + table(results) + "\n\n" + runs + "\n\n".join(__doc__.split("\n\n")[1:3]) + "\n")
     print(text)
     if args.out:

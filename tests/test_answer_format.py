@@ -92,6 +92,14 @@ def test_grounding_check() -> None:
     assert grounding.check(yes, question_type(yes), "yes", CHUNKS) == ([1], "")  # the passage about it
 
 
+def test_a_choice_cites_the_passages_that_name_the_option_chosen() -> None:
+    q = "Which magazine was started first, Arthur's Magazine or First for Women?"
+    qt = question_type(q)
+    # passage 3 names neither; 1 names Arthur's Magazine, 2 First for Women
+    assert grounding.check(q, qt, "First for Women", CHUNKS) == ([2, 1], "")
+    assert grounding.check(q, qt, "Arthur's Magazine", CHUNKS) == ([1, 2], "")
+
+
 def _reply(**fields: object) -> str:
     return json.dumps({"found": True, "passage": 1, "short_answer": "", "answer": "", **fields})
 

@@ -195,7 +195,10 @@ def _masked_mean(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def _maxsim(st: JointStates) -> np.ndarray:
     tokens = _unit(st.hidden)
-    sims = np.einsum("nqd,ncd->nqc", tokens, tokens)  # (n, L, L) cosine between positions
+    # only positions that hold a query token in some pair are compared (the query comes first, so these are
+    # a few columns of L): (n, Q, L) instead of (n, L, L)
+    at = np.flatnonzero(st.query_mask.any(axis=0))
+    sims = np.einsum("nqd,ncd->nqc", tokens[:, at], tokens)  # (n, Q, L) cosine, query positions x positions
     sims = np.where(st.chunk_mask[:, None, :] > 0, sims, -np.inf).max(axis=2)  # best chunk token per position
-    q = st.query_mask
+    q = st.query_mask[:, at]
     return (np.where(q > 0, sims, 0.0).sum(axis=1) / np.maximum(q.sum(axis=1), 1.0)).astype(np.float32)

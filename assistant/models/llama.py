@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ctypes
+import importlib
+import logging
 import os
 import threading
 import time
@@ -17,6 +19,53 @@ from llama_cpp import Llama, LlamaGrammar, LlamaRAMCache
 
 from assistant.errors import Cancelled, ModelError
 from assistant.models.base import GenerationRequest, Generator
+
+_LOG = logging.getLogger("llama_cpp")
+
+
+class _NoRedirect:
+    """Stands in for llama-cpp-python's ``suppress_stdout_stderr``: leaves the process's output alone."""
+
+    def __init__(self, disable: bool = True) -> None:
+        del disable
+
+    def __enter__(self) -> _NoRedirect:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+@llama_cpp.llama_cpp.llama_log_callback
+def _log_to_logging(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+    del level, user_data
+    _LOG.debug("%s", text.decode("utf-8", "replace").rstrip())
+
+
+_quiet_lock = threading.Lock()
+_quiet = False
+
+
+def quiet_llama_log() -> None:
+    """Send llama.cpp's log to :mod:`logging` (logger ``llama_cpp``, level DEBUG) and stop llama-cpp-python
+    from pointing the process's stdout and stderr at /dev/null while a model loads. Idempotent.
+
+    With ``verbose=False`` the library silences a load by ``dup2``-ing /dev/null over file descriptors 1
+    and 2 and swapping ``sys.stdout`` and ``sys.stderr``: process-wide, so whatever another thread prints
+    meanwhile is lost too (llama-cpp-python issue #1874): the desktop app loads the LLM in a worker thread,
+    and a model can load while another thread reports progress or a warning. llama.cpp writes its messages
+    through the log callback (``llama_log_set``), so routing that callback keeps the terminal quiet.
+    """
+    global _quiet
+    with _quiet_lock:
+        if _quiet:
+            return
+        llama_cpp.llama_cpp.llama_log_set(_log_to_logging, ctypes.c_void_p(0))
+        for name in ("llama_cpp.llama", "llama_cpp._internals"):
+            module = importlib.import_module(name)
+            if hasattr(module, "suppress_stdout_stderr"):
+                module.suppress_stdout_stderr = _NoRedirect  # type: ignore[attr-defined]
+        _quiet = True
 
 
 class _Interrupted(Exception):
@@ -164,6 +213,7 @@ class LlamaGenerator(Generator):
         self.path = Path(path)
         check_gguf(self.path)
         self.n_gpu_layers = effective_gpu_layers(n_gpu_layers)
+        quiet_llama_log()
         try:
             # n_batch 256: every saved state copies an (n_batch, n_vocab) float32 logits buffer
             # (156 MB for Qwen2.5's 152k vocabulary instead of 311 MB at the default 512).

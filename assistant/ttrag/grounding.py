@@ -135,7 +135,8 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         "how many/much/long" question, ``the number is not stated about what the question counts`` (no
         sentence holds both the number and a word of what is counted).
         Yes/no and choice answers are supported by the chunks that mention what the question names
-        (their words are the question's, not the passage's).
+        (their words are the question's, not the passage's); for a choice, those that name the option
+        chosen come first.
     """
     if not short_answer.strip():
         return [], "no answer"
@@ -148,6 +149,11 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         hits = [len(keys & terms(c.text)) for c in chunks]
         best = max(hits, default=0)
         about = [n for n, h in enumerate(hits, 1) if h and h * 2 >= best]  # at least half the best match
+        if qtype.kind == "choice":  # the passages that name the option chosen come first ("J. M. Barrie" for
+            # "Which playwright lived longer, Edward Albee or J. M. Barrie?" cites the passage about Barrie)
+            chosen = terms(short_answer)
+            naming = [n for n, c in enumerate(chunks, 1) if chosen and chosen <= terms(c.text)]
+            about = naming + [n for n in about if n not in naming]
         return (about or list(range(1, len(chunks) + 1))), ""
     parties = [terms(f"{name} {term}") for name, term in equivalents]
     if qtype.kind in ("who", "where", "other") and any(terms(short_answer) <= p for p in parties):
