@@ -31,7 +31,7 @@ DENSE = (0.0, 0.4, 0.45, 0.5, 0.55)
 
 def main() -> int:
     from assistant.config import PipelineOptions, Settings
-    from assistant.eval.recall import split_questions
+    from assistant.eval.recall import scored_questions
     from assistant.eval.report import machine
     from assistant.eval.tasks import TASKS
     from assistant.service import ModelStore
@@ -59,8 +59,7 @@ def main() -> int:
     for name in args.tasks.split(","):
         task = TASKS[name](args.data)
         ctx = build_context([task.haystack.document], store.tokenizer())
-        pool = task.haystack.questions
-        sample = [q for q, split in split_questions(pool, len(pool), 0) if split == "test" or not task.split][:args.n]
+        sample = scored_questions(task, args.n)
         first, fallback, dense, empty = [], [], [], 0
         for q in sample:
             # the pipeline's own query and parties (a party named by its name is searched by its term too)

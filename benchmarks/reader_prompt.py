@@ -34,15 +34,13 @@ VARIANTS = ("whole, chain", "whole, greedy-grammar", "evidence, greedy-grammar")
 
 
 def _questions(data: Path, n_hotpot: int, n_contract: int) -> list[tuple[str, object, list[object]]]:
-    from assistant.eval.recall import split_questions
+    from assistant.eval.recall import scored_questions
     from assistant.eval.tasks import TASKS
 
     out = []
     for name, n in (("hotpot", n_hotpot), ("contract", n_contract)):
         task = TASKS[name](data)
-        pool = task.haystack.questions
-        picked = [q for q, split in split_questions(pool, len(pool), 0) if split == "test" or not task.split][:n]
-        out.append((name, task, picked))
+        out.append((name, task, scored_questions(task, n)))
     return out
 
 

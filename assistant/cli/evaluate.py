@@ -161,11 +161,9 @@ def run_eval(args: argparse.Namespace) -> int:
         paths = render_recall(out, data)
     else:
         from assistant.eval.answers import Models, ReplayGenerator, default_systems, run_answers
-        from assistant.eval.recall import split_questions
+        from assistant.eval.recall import scored_questions
 
-        pool = task.haystack.questions
-        sample = [q for q, split in split_questions(pool, len(pool), args.seed)
-                  if split == args.half or not task.split][:args.subset]
+        sample = scored_questions(task, args.subset, args.seed, args.half)
         systems = default_systems(args.stuff_tokens, args.seed)
         if args.systems:
             wanted = [w.strip().lower() for w in args.systems.split(",") if w.strip()]

@@ -62,6 +62,13 @@ def split_questions(questions: Sequence[Question], limit: int, seed: int) -> lis
     return [(questions[i], "dev" if n < len(order) // 2 else "test") for n, i in enumerate(order)]
 
 
+def scored_questions(task: Task, n: int, seed: int = 0, half: str = "test") -> list[Question]:
+    """The first ``n`` questions of ``task``'s seeded ``half`` (:func:`split_questions` over all of them), or
+    its first ``n`` when the task is not split (``Task.split`` False: every question is scored)."""
+    pool = task.haystack.questions
+    return [q for q, split in split_questions(pool, len(pool), seed) if split == half or not task.split][:n]
+
+
 def layer_states(encoder: ConditionalEncoder, query: str, chunks: Sequence[str],
                  layers: Sequence[int]) -> list[JointStates]:
     """Joint states at ``layers`` in one pass when the encoder supports it (else the last layer only)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import importlib
 import logging
@@ -21,19 +22,6 @@ from assistant.errors import Cancelled, ModelError
 from assistant.models.base import GenerationRequest, Generator
 
 _LOG = logging.getLogger("llama_cpp")
-
-
-class _NoRedirect:
-    """Stands in for llama-cpp-python's ``suppress_stdout_stderr``: leaves the process's output alone."""
-
-    def __init__(self, disable: bool = True) -> None:
-        del disable
-
-    def __enter__(self) -> _NoRedirect:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 @llama_cpp.llama_cpp.llama_log_callback
@@ -64,7 +52,8 @@ def quiet_llama_log() -> None:
         for name in ("llama_cpp.llama", "llama_cpp._internals"):
             module = importlib.import_module(name)
             if hasattr(module, "suppress_stdout_stderr"):
-                module.suppress_stdout_stderr = _NoRedirect  # type: ignore[attr-defined]
+                # called as suppress_stdout_stderr(disable=verbose): a context that leaves the output alone
+                module.suppress_stdout_stderr = lambda disable=True: contextlib.nullcontext()  # type: ignore[attr-defined]
         _quiet = True
 
 

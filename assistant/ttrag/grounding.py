@@ -151,8 +151,7 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         about = [n for n, h in enumerate(hits, 1) if h and h * 2 >= best]  # at least half the best match
         if qtype.kind == "choice":  # the passages that name the option chosen come first ("J. M. Barrie" for
             # "Which playwright lived longer, Edward Albee or J. M. Barrie?" cites the passage about Barrie)
-            chosen = terms(short_answer)
-            naming = [n for n, c in enumerate(chunks, 1) if chosen and chosen <= terms(c.text)]
+            naming = supporting(short_answer, chunks)
             about = naming + [n for n in about if n not in naming]
         return (about or list(range(1, len(chunks) + 1))), ""
     parties = [terms(f"{name} {term}") for name, term in equivalents]
