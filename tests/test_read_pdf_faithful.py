@@ -305,3 +305,29 @@ def test_a_word_broken_by_a_hyphen_at_a_line_end_is_whole_again() -> None:
         pytest.skip(f"shared data not present at {paper}")
     text = extract(paper).text
     assert "relies on efficient passage retrieval" in text and "\ufffe" not in text and SOFT_HYPHEN not in text
+
+
+def test_vertical_writing_is_read_column_by_column() -> None:
+    """East Asian vertical writing (upright glyphs stacked top to bottom, columns right to left) is read
+    down each column, also when the page is laid out character by character (PDFium's own order is not
+    trusted: another font substitution makes a page leave the fast path)."""
+    import pypdfium2 as pdfium
+
+    from assistant.documents import pdftext
+    from assistant.documents.pdflayout import layout
+
+    path = shared_data() / "docs/pdfminer/jo.pdf"
+    if not path.is_file():
+        pytest.skip(f"{path} not present")
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        page = pdf[0]
+        textpage = page.get_textpage()
+        fragments = pdftext._fragments(textpage, pdftext._Objects(), page.get_bbox())
+        lines = layout([f for f in fragments if not f.hidden])
+        textpage.close()
+        page.close()
+    finally:
+        pdf.close()
+    assert "宇宙塵をたべ、または空気や塩水を呼吸しながら" in lines
+    assert lines.index("宇宙塵をたべ、または空気や塩水を呼吸しながら") < lines.index("そのとほりの心象スケッチです")

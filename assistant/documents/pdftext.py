@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -249,8 +250,11 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
                 lh = h
             if (y1 if y1 < ly1 else ly1) - (y0 if y0 > ly0 else ly0) > 0.5 * low:  # on the same line
                 join = x0 - lx1 <= limit * lh and lx0 - x1 <= limit * lh  # beside it, or overlapping
-            elif (x1 if x1 < lx1 else lx1) > (x0 if x0 > lx0 else lx0) and _rotated(tp, i):
-                join = vertical = True  # PDFium saw one line stepping up or down: rotated text
+            elif (x1 if x1 < lx1 else lx1) > (x0 if x0 > lx0 else lx0) and (
+                    _rotated(tp, i) or (-0.25 * lh <= ly0 - y1 <= limit * lh and _upright_vertical(code))):
+                # one line stepping up or down: rotated text, or East Asian vertical writing (upright
+                # glyphs stacked top to bottom, columns right to left)
+                join = vertical = True
         if join:
             if space:
                 chars.append(" ")
@@ -280,6 +284,11 @@ def _codes(textpage: Any) -> list[int]:
     if len(text) == count and not _SURROGATE.search(text):
         return [ord(ch) for ch in text]
     return [c.FPDFText_GetUnicode(textpage.raw, i) for i in range(count)]
+
+
+def _upright_vertical(code: int) -> bool:
+    """A wide (East Asian) glyph: in vertical writing these stand upright, one below the other."""
+    return code > 0x2E7F and unicodedata.east_asian_width(chr(code)) in ("W", "F")
 
 
 def _rotated(tp: Any, index: int) -> bool:

@@ -38,7 +38,9 @@ class SentenceTransformerEmbedder(Bf16Switch, Embedder):
     def max_tokens(self) -> int:
         """Word pieces of a text the model reads; the rest is cut (sentence-transformers'
         ``max_seq_length``: 256 for the bundled all-MiniLM-L6-v2, which was trained on 128)."""
-        return int(self.model.max_seq_length)
+        length = self.model.max_seq_length
+        assert length is not None  # set from the model's config on load
+        return int(length)
 
     @max_tokens.setter
     def max_tokens(self, value: int) -> None:

@@ -142,7 +142,8 @@ class GreedyGrammarSampler:
 
     def _allows(self, token: int, logit: float) -> bool:
         low = llama_cpp.llama_cpp
-        self._one[0].id, self._one[0].logit, self._one[0].p = token, logit, 0.0
+        one = self._one[0]
+        one.id, one.logit, one.p = token, logit, 0.0  # type: ignore[assignment]
         arr = low.llama_token_data_array(data=self._one, size=1, selected=-1, sorted=False)
         low.llama_sampler_apply(self._grammar, ctypes.byref(arr))
         return bool(np.isfinite(self._one[0].logit))

@@ -928,8 +928,8 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         else:
             on_text("\n" + _render(kept[shown:], request.form, numbers))
     text = (lead + "\n" if lead else "") + _render(kept, request.form, numbers)
-    cited = sorted(numbers.new, key=numbers.new.__getitem__)
-    return Summary(text, tuple(passages[n - 1] for n in cited), tuple(Bullet(b.text, numbers(b.cites)) for b in kept),
+    order = sorted(numbers.new, key=numbers.new.__getitem__)
+    return Summary(text, tuple(passages[n - 1] for n in order), tuple(Bullet(b.text, numbers(b.cites)) for b in kept),
                    tuple(dropped), tuple(plan))
 
 
@@ -948,8 +948,8 @@ def title_of(doc: Document) -> str:
                     ("; ..." if len(named) > 3 else ""))
         if subjects:
             return subjects[0][:120]
-    first = next((ln.strip() for ln in doc.text.splitlines() if ln.strip()), "")
-    return re.sub(r"[#*]+", "", first).strip()[:120]
+    line = next((ln.strip() for ln in doc.text.splitlines() if ln.strip()), "")
+    return re.sub(r"[#*]+", "", line).strip()[:120]
 
 
 _CONTENTS = re.compile(r"^(?:table of )?contents\b", re.I)
