@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import httpx2
 import pytest
-import requests
 from dovecot import Dovecot
 from dovecot_oauth import TokenServer
 from memkeyring import MemoryKeyring
@@ -73,9 +73,9 @@ class Browser:
 
     def __call__(self, url: str) -> bool:
         self.opened.append(url)
-        page = requests.get(url, allow_redirects=False, timeout=10)
+        page = httpx2.get(url, follow_redirects=False, timeout=10)
         assert page.status_code == 302
-        back = requests.get(self.tamper(page.headers["Location"]), timeout=10)
+        back = httpx2.get(self.tamper(page.headers["Location"]), timeout=10)
         assert back.status_code == 200 and "close this window" in back.text
         return True
 

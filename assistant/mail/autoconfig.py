@@ -13,7 +13,7 @@ In order, the first that answers wins:
 Never an unencrypted connection: a server offered only without TLS is skipped, and anything found is
 ``ssl`` or ``starttls`` (an :class:`~assistant.accounts.Account` in ``starttls`` mode refuses a server
 without STARTTLS). DNS answers and guesses are not authenticated (RFC 6186 §6), so the result is shown
-to the person to confirm or change. HTTP goes through requests, DNS through dnspython; both are
+to the person to confirm or change. HTTP goes through httpx2, DNS through dnspython; both are
 injectable for tests.
 """
 
@@ -130,15 +130,19 @@ def split_address(address: str) -> tuple[str, str]:
 
 
 def fetch_url(url: str) -> str | None:
-    """The default :data:`Fetch`: HTTPS GET with requests (certificates verified), at most 256 KiB."""
-    import requests
+    """The default :data:`Fetch`: HTTPS GET with httpx2 (certificates verified), at most 256 KiB."""
+    import httpx2
 
     try:
-        with requests.get(url, timeout=HTTP_TIMEOUT_S, stream=True) as reply:
+        with httpx2.stream("GET", url, timeout=HTTP_TIMEOUT_S, follow_redirects=True) as reply:
             if reply.status_code != 200:
                 return None
-            body = reply.raw.read(MAX_DOCUMENT_BYTES + 1, decode_content=True)
-    except (requests.RequestException, OSError):
+            body = b""
+            for piece in reply.iter_bytes():
+                body += piece
+                if len(body) > MAX_DOCUMENT_BYTES:
+                    return None
+    except (httpx2.HTTPError, OSError):
         return None
     if len(body) > MAX_DOCUMENT_BYTES:
         return None

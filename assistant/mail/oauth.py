@@ -1,4 +1,4 @@
-"""OAuth 2.0 sign-in for IMAP (RFC 6749) as a native app (RFC 8252), on authlib's OAuth2Session.
+"""OAuth 2.0 sign-in for IMAP (RFC 6749) as a native app (RFC 8252), on authlib's httpx2 OAuth2Client.
 
 The flow: a loopback HTTP listener on ``127.0.0.1`` with a port the OS picks (RFC 8252 §7.3), the
 authorization request opened in the system browser (RFC 8252 §4.1; :mod:`webbrowser`, injectable), PKCE
@@ -25,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import requests
-from authlib.integrations.requests_client import OAuth2Session, OAuthError
+import httpx2
+from authlib.integrations.httpx_client import OAuth2Client, OAuthError
 from authlib.oauth2.rfc6749.errors import OAuth2Error
 
 from assistant import secrets
@@ -132,10 +132,10 @@ def _listener(redirect: _Redirect) -> http.server.HTTPServer:
     return server
 
 
-def _session(prov: Provider, client_id: str, client_secret: str | None, **kwargs: Any) -> OAuth2Session:
-    return OAuth2Session(client_id, client_secret, scope=" ".join(prov.scopes),
-                         token_endpoint_auth_method="client_secret_post" if client_secret else "none",
-                         code_challenge_method="S256", default_timeout=HTTP_TIMEOUT_S, **kwargs)
+def _session(prov: Provider, client_id: str, client_secret: str | None, **kwargs: Any) -> OAuth2Client:
+    return OAuth2Client(client_id, client_secret, scope=" ".join(prov.scopes),
+                        token_endpoint_auth_method="client_secret_post" if client_secret else "none",
+                        code_challenge_method="S256", timeout=HTTP_TIMEOUT_S, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,7 @@ def sign_in(account: str, prov: Provider, client_id: str, *, client_secret: str 
     except (OAuthError, OAuth2Error) as exc:
         raise AuthError(account, f"{prov.title} refused the sign-in ({_error_name(exc)}); check the client id "
                                  "(and secret) you registered and sign in again") from exc
-    except requests.RequestException as exc:
+    except httpx2.HTTPError as exc:
         raise _unreachable(account, prov, exc) from exc
     finally:
         session.close()
@@ -291,7 +291,7 @@ def access_token(account: Account, *, now: Callable[[], float] = time.time) -> s
                 raise _sign_in_again(account, prov, f"the {prov.title} sign-in has expired or was revoked") from exc
             raise AuthError(account.name, f"{prov.title} refused to renew the sign-in ({_error_name(exc)}); "
                                           "try again later or sign in again") from exc
-        except requests.RequestException as exc:
+        except httpx2.HTTPError as exc:
             raise _unreachable(account.name, prov, exc) from exc
         except ValueError as exc:  # not a JSON object (a gateway's error page)
             raise AuthError(account.name, f"the {prov.title} sign-in server answered with something that is "
