@@ -24,7 +24,7 @@ APP_NAME = "assistant"
 # organisation domain exists for the project, so the id names the method (Test-Time RAG) under .org.
 APP_ID = "org.ttrag.Assistant"
 
-# Defaults of the method (Test-Time RAG, DESIGN §1) unless a measurement on our data says otherwise.
+# Defaults of the method (Test-Time RAG, docs/design.md §2) unless a measurement on our data says otherwise.
 # Chosen on the dev halves of `assistant eval recall` (benchmarks/results/recall-*.md): the pre-filter
 # (BM25 top 20 fused with MiniLM ranks) and CE fused with weight .25 and max-sim pooling were the best
 # of 50 systems on HotpotQA dev (R@3 .738 vs .734 without CE: within noise) and lift the lookup tasks
@@ -48,11 +48,11 @@ BF16_CHOICES = ("auto", "on", "off")
 
 @dataclass(frozen=True)
 class PipelineOptions:
-    """Hyperparameters of the TTRAG pipeline (DESIGN §1-§2); every one is a setting.
+    """Hyperparameters of the TTRAG pipeline (docs/design.md §2-§7); every one is a setting.
 
     Attributes:
         chunk_tokens: chunk size in encoder tokens (paper: ~200).
-        shortlist: BM25 candidates re-scored densely (DESIGN §2: 10-20; more buys nothing).
+        shortlist: BM25 candidates re-scored densely (docs/design.md §4: 10-20; more buys nothing).
         fusion: how BM25 and dense scores combine on the shortlist: reciprocal-rank fusion,
             dense cosine alone, or BM25 alone (no embedding model).
         prefilter_top_k: chunks the pre-filter keeps (paper: 10).
@@ -68,7 +68,7 @@ class PipelineOptions:
         router: ask the LLM router for a compute category (else always question answering).
         max_answer_tokens: cap on generated tokens per answer.
         min_coverage: share of the question's key terms (names, numbers, quoted words) the passages
-            read must mention before their answer counts as found (grounding, issue 19).
+            read must mention before their answer counts as found (grounding, docs/design.md §7).
         evidence_tokens: reader tokens of passage text per ``ce_top_k`` chunks: each chunk read is cut to
             its sentences that bear most on the question (:mod:`assistant.ttrag.evidence`; the top-10
             fallback gets ``10 / ce_top_k`` times as much); 0 = whole chunks, the default: at 300, 40

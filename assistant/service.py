@@ -111,7 +111,7 @@ class ModelStore:
         with self._generator_lock:
             if self._generator is None:
                 m = self.settings.models
-                if is_reader_url(m.llm):  # a reader server the person configured (issue 11)
+                if is_reader_url(m.llm):  # a reader server the person configured
                     self._generator = self._timed("llm", lambda: RemoteGenerator(
                         m.llm, model=m.reader_model, allowed_host=m.allow_remote_reader_host))
                 else:
@@ -153,7 +153,7 @@ class ModelStore:
 
         ``wait=False`` loads only the LLM now: the embedder and the conditional encoder are handles that
         load them (or wait for :meth:`preload`) when the pre-filter first needs them, so that the router's
-        LLM call runs while torch is still loading (issue 12: the command reaches its first stage sooner).
+        LLM call runs while torch is still loading (the command reaches its first stage sooner).
         """
         if wait:
             return Models(self.generator(), self.embedder(), self.encoder())

@@ -1,4 +1,4 @@
-"""Draft replies grounded in the sample contract (issue 16 "Measure"): emails asking 1-3 questions about
+"""Draft replies grounded in the sample contract: emails asking 1-3 questions about
 it, and emails asking what it does not say.
 
     .venv/bin/python benchmarks/drafts.py [--limit N] [--out benchmarks/results/drafts]

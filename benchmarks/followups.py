@@ -1,4 +1,4 @@
-"""Follow-up accuracy: 21 two- and three-turn conversations over the bundled sample contract (issue 17).
+"""Follow-up accuracy: 21 two- and three-turn conversations over the bundled sample contract.
 
 Every conversation opens with a self-contained question (most from the contract's facts file); the
 follow-ups lean on it through pronouns ("Is there a cap on it?"), ellipsis ("And Norhaven's?") and "the
@@ -7,7 +7,7 @@ second one". Gold answers come from the facts file or were written by hand from 
 answer occurs in the answer shown (SQuAD-normalised containment; "not found" scores 0).
 
 Systems (the first turn is asked once and shared):
-- ``words``: each follow-up answered in the person's words, as before issue 17 (no rewrite, no carried sources);
+- ``words``: each follow-up answered in the person's words (no rewrite, no carried sources);
 - ``standalone``: the conversation as shipped: the standalone rewrite (one LLM call only when the question
   has a cue that it leans on earlier turns) and the last answer's passages carried into the candidates.
 

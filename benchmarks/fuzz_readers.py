@@ -484,7 +484,7 @@ def report(results: list[Outcome], args: argparse.Namespace, overhead: dict[str,
 
 
 def refused_inputs() -> str:
-    """Time, RSS growth and message for the big inputs of issue 14 (made cheaply: a sparse file, empty ZIP
+    """Time, RSS growth and message for the big inputs of the limits table (made cheaply: a sparse file, empty ZIP
     members, empty PDF pages), and a 20 MB mbox read whole to show that memory follows the text, not the file."""
     sys.path.insert(0, str(ROOT / "tests"))
     from test_reader_limits import many_page_pdf

@@ -1,4 +1,4 @@
-"""Content written to steer the assistant (issue 14): hostile e-mails and attachments, asked and drafted with
+"""Content written to steer the assistant (docs/security.md): hostile e-mails and attachments, asked and drafted with
 the bundled model.
 
     .venv/bin/python benchmarks/injection.py [--limit N] [--only ID] [--quick] [--out benchmarks/results/injection]

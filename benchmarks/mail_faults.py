@@ -1,4 +1,4 @@
-"""Faults during mail sync (issue 14), repeated at seeded random points against a real Dovecot.
+"""Faults during mail sync (docs/security.md), repeated at seeded random points against a real Dovecot.
 
     .venv/bin/python benchmarks/mail_faults.py [--runs 5] [--seed 14] [--out benchmarks/results/mail_faults]
 

@@ -1,4 +1,4 @@
-"""What the reader is shown and how it samples, side by side on the same passages (issue 19 item 3).
+"""What the reader is shown and how it samples, side by side on the same passages.
 
 For seeded questions of the HotpotQA test half and of the sample contract's facts, the pipeline's default
 retrieval (pre-filter + conditional re-rank) picks the top 3 chunks once; then each variant reads them with

@@ -1,4 +1,4 @@
-"""Reader speed on this machine for every catalogue reader that is here (bundled or pulled), issue 11.
+"""Reader speed on this machine for every catalogue reader that is here (bundled or pulled).
 
 For each reader: load time, prefill tokens/s (a fixed ~600-token prompt of passages, no KV cache reuse),
 generation tokens/s (128 tokens at temperature 0), peak RSS of a fresh process. Each reader runs in its

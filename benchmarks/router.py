@@ -1,5 +1,5 @@
 """Router accuracy: confusion matrix of the shipped router (cues first, then the LLM) against the LLM on
-every request, over a labelled set of 40 requests per route with look-alikes (issue 19 item 4).
+every request, over a labelled set of 40 requests per route with look-alikes.
 
     .venv/bin/python benchmarks/router.py [--llm PATH.gguf] [--out benchmarks/results/router]
 
@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def llm_always(generator: Generator, question: str) -> router.Decision:
-    """The router as it was before issue 19: an LLM call for every request, then the same checks."""
+    """The router as it was before the cues: an LLM call for every request, then the same checks."""
     raw = generator.complete(GenerationRequest(SYSTEM, route_prompt(question), max_tokens=64,
                                                json_schema=router.ROUTE_SCHEMA, purpose="route"))
     return router.parse_decision(raw, question)

@@ -1,4 +1,4 @@
-"""Summaries of long documents (issue 18 "Measure"): reference points covered, statements the document does
+"""Summaries of long documents: reference points covered, statements the document does
 not support, and seconds, before (the salient-chunks summarizer) and after (the reading plan).
 
     .venv/bin/python benchmarks/summaries.py [--only after|before] [--docs NAME] [--out benchmarks/results/summaries]
@@ -72,7 +72,7 @@ def unsupported(stmts: list[str], chunks: list) -> list[str]:
 
 
 def before(ctx, models, question: str) -> str:
-    """The summarizer on main before issue 18: LLM router call, salient chunks, 5-bullet prompt."""
+    """The summarizer before the reading plan: LLM router call, salient chunks, 5-bullet prompt."""
     gen = models.generator
     gen.complete(GenerationRequest(SYSTEM, route_prompt(question), max_tokens=64, json_schema=ROUTE_SCHEMA,
                                    purpose="route"))

@@ -1,4 +1,4 @@
-"""A throwaway Dovecot IMAP server for tests (DESIGN §5): IMAPS and STARTTLS on loopback, one user."""
+"""A throwaway Dovecot IMAP server for tests (docs/design.md §12): IMAPS and STARTTLS on loopback, one user."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A fault-injecting TCP proxy on 127.0.0.1 for plain IMAP (test infrastructure, issue 14).
+"""A fault-injecting TCP proxy on 127.0.0.1 for plain IMAP (test infrastructure).
 
 It sits between the client and a real Dovecot and forwards bytes both ways. When armed with a fault, it
 watches the server's replies for FETCH literals (``BODY[] {N}``) and, at the ``at_literal``-th one (counted

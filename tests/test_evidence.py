@@ -1,4 +1,4 @@
-"""Evidence selection (issue 19 item 3): each chunk read is cut to the sentences that bear on the question."""
+"""Evidence selection (docs/design.md §7): each chunk read is cut to the sentences that bear on the question."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Follow-up questions (issue 17): the standalone rewrite, the no-call path, the history bound, carried
+"""Follow-up questions (docs/how-it-answers.md): the standalone rewrite, the no-call path, the history bound, carried
 sources, the export, and `assistant chat` with /new and /export."""
 
 from __future__ import annotations

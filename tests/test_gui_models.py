@@ -1,4 +1,4 @@
-"""The Models dialog (issue 11, point 2): the catalogue with size, memory and speed; a download from a loopback
+"""The Models dialog (docs/models.md): the catalogue with size, memory and speed; a download from a loopback
 hub with progress, Cancel and a clear message when the hub is unreachable; a pulled reader chosen in Settings,
 saved and loaded by the next question's model store; removal asked first."""
 

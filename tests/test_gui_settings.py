@@ -1,4 +1,4 @@
-"""The desktop app as a person uses it (issue 10): settings in plain words with tooltips, model files checked
+"""The desktop app as a person uses it: settings in plain words with tooltips, model files checked
 before they are saved, a confirmed cache clear, keyboard focus, a file-only window, and wording and layout."""
 
 from __future__ import annotations

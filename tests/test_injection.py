@@ -1,4 +1,4 @@
-"""Content written to steer the assistant (issue 14), one small deterministic case per class: the passages
+"""Content written to steer the assistant (docs/security.md), one small deterministic case per class: the passages
 fence cannot be closed from inside, hidden HTML text never reaches the model, a draft gains no link or
 address the person or the thread did not write, and an HTML mail loads no remote content in the app."""
 

@@ -156,7 +156,7 @@ def test_purge_removes_settings_caches_and_the_accounts_passwords(tmp_path: Path
 
 
 def test_qt_check_prints_the_one_install_command(tmp_path: Path) -> None:
-    fake_ldd = tmp_path / "ldd"  # ldd as it answers on a minimal X11 system (issue 10, point 6)
+    fake_ldd = tmp_path / "ldd"  # ldd as it answers on a minimal X11 system
     fake_ldd.write_text("#!/bin/sh\ncat <<'EOF'\n"
                         "\tlibQt6XcbQpa.so.6 => /venv/PySide6/Qt/lib/libQt6XcbQpa.so.6 (0x0001)\n"
                         "\tlibxcb-icccm.so.4 => not found\n"

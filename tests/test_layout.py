@@ -1,4 +1,4 @@
-"""The package layout the style guide and issue 15 ask for, checked on the source's import statements."""
+"""The package layout of docs/design.md §13, checked on the source's import statements."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Faults during mail sync (issue 14) against a real Dovecot: after each one the next sync has every message
+"""Faults during mail sync (docs/security.md) against a real Dovecot: after each one the next sync has every message
 exactly once, byte-identical to the server's ``BODY.PEEK[]``, with no partial file; the error names the
 fault and what to do.
 

@@ -1,4 +1,4 @@
-"""The cache follows the server (issue 13, item 4), against a real Dovecot: messages deleted or moved away on
+"""The cache follows the server (docs/mail.md), against a real Dovecot: messages deleted or moved away on
 the server leave the cache and ``assistant mail list`` at the next sync, found with QRESYNC (RFC 7162
 §3.2.5, ``VANISHED (EARLIER)``) when the server offers it and by comparing UID sets otherwise. Our sync
 never changes the server: flags and messages stay as the other mail client left them.

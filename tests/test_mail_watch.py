@@ -1,4 +1,4 @@
-"""New mail that tells you (issue 13 item 3) against a real Dovecot: several folders watched at once (IDLE and
+"""New mail that tells you (docs/mail.md) against a real Dovecot: several folders watched at once (IDLE and
 polling), each new message reported once, `mail sync --watch` printing one line per new message, and the app's
 notification with "Ask about it" (pytest-qt, offscreen: the in-app banner)."""
 

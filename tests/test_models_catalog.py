@@ -1,4 +1,4 @@
-"""The model catalogue and manager (issue 11): list, pull from a loopback hub, verify, use, remove, status;
+"""The model catalogue and manager (docs/models.md): list, pull from a loopback hub, verify, use, remove, status;
 and the GGUF's own chat template on the bundled Llama-architecture SmolLM2."""
 
 from __future__ import annotations

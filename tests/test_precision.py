@@ -1,4 +1,4 @@
-"""bfloat16 autocast for the torch models (issue 12) and the ask that starts before they are loaded."""
+"""bfloat16 autocast for the torch models and the ask that starts before they are loaded."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""PDFs read as a person sees them (issue 15): filled form fields and comments, reading order by
+"""PDFs read as a person sees them: filled form fields and comments, reading order by
 position (margin line numbers, tables, columns), invisible text marked, and pages kept apart."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_licence_answer_across_pages_keeps_pages() -> None:
     assert doc.page_at(doc.text.index("The total price")) == 1
 
 
-# --- reading order (issue 15 item 9) and invisible text -------------------------------------------
+# --- reading order and invisible text ---------------------------------------------------------------
 
 def _layout_pdf(path: Path, *pages: list[Any]) -> Path:
     from pdfgen import drawn_pdf

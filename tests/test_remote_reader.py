@@ -1,4 +1,4 @@
-"""The reader on the person's own server (issue 11): :class:`RemoteGenerator` against llama-cpp-python's
+"""The reader on the person's own server (docs/models.md): :class:`RemoteGenerator` against llama-cpp-python's
 OpenAI-compatible server on 127.0.0.1 running the bundled SmolLM2: streaming, the JSON-schema constraint,
 cancel, the host rule, and a whole ask with every non-loopback connection refused."""
 

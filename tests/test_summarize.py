@@ -1,4 +1,4 @@
-"""Summaries (issue 18): the reading plan on small structured documents, focus, length and form, and
+"""Summaries (docs/how-it-answers.md): the reading plan on small structured documents, focus, length and form, and
 per-bullet citations checked against the passage cited (a scripted generator of ours writes the bullets)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``assistant eval``: the evaluation harness (issue 6) from the command line, with progress bars.
+"""``assistant eval``: the evaluation harness (docs/design.md §10) from the command line, with progress bars.
 
     assistant eval recall  --task hotpot  [--limit 500] [--out benchmarks/results/recall-hotpot]
     assistant eval answers --task hotpot  [--subset 10] [--stuff-tokens 2048] [--out ...]

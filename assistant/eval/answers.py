@@ -1,4 +1,4 @@
-"""Answer accuracy of each system with the LLM on a seeded subset (issue 6 items 2-3; TTRAG §4 baselines).
+"""Answer accuracy of each system with the LLM on a seeded subset (TTRAG §4 baselines, docs/design.md §10).
 
 Systems, all reading with the same answer prompt (answer or NOT FOUND) and the same model:
 

@@ -1,4 +1,4 @@
-"""The HotpotQA haystack (DESIGN §1): every question's paragraphs concatenated, shuffled, one long text.
+"""The HotpotQA haystack (docs/design.md §10): every question's paragraphs concatenated, shuffled, one long text.
 
 Each question is asked against the whole block; its 2 gold (``is_supporting``) paragraphs are tracked
 by character span so any chunking can be scored.

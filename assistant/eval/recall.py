@@ -1,9 +1,9 @@
-"""Retrieval recall of every stage and system on a task, without the LLM (issue 6 items 2-4).
+"""Retrieval recall of every stage and system on a task, without the LLM (docs/design.md §10).
 
 Systems, each ranking the top 10 chunks for a question:
 
 - ``bm25``: BM25 over every chunk (the lexical stage alone).
-- ``dense-everything``: MiniLM cosine over every chunk ("traditional RAG", DESIGN §2); its one-off cost
+- ``dense-everything``: MiniLM cosine over every chunk ("traditional RAG", docs/design.md §4); its one-off cost
   of embedding the whole haystack is reported apart.
 - ``dense10`` / ``rrf20``: the pre-filter (BM25 top 10 re-scored by MiniLM, the default; or BM25 top 20
   fused with MiniLM ranks by RRF).

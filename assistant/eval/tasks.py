@@ -45,7 +45,7 @@ def hotpot(data: Path, seed: int = 0) -> Task:
 
 def hotpot_unanswerable(data: Path, seed: int = 0) -> Task:
     """Every HotpotQA question asked of the haystack without any question's gold paragraphs: the right
-    reply is "not found" (issue 19)."""
+    reply is "not found"."""
     return Task("hotpot-unanswerable", build_haystack(data, seed=seed, without_gold=True))
 
 

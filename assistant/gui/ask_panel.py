@@ -1,5 +1,5 @@
 """Ask panel: open files, question box, streamed answer, route and rewrites, numbered sources; one Session per
-context, and the conversation: earlier turns with their sources, New conversation, Export (issue 17)."""
+context, and the conversation: earlier turns with their sources, New conversation, Export."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The body is shown as plain text (HTML mail is converted to its visible text when parsed), and the body
 view refuses every resource URL, so an HTML mail never loads remote content: no tracking image, style
-sheet or font is fetched, and no request tells the sender the mail was opened (issue 14).
+sheet or font is fetched, and no request tells the sender the mail was opened.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ they are when the counts show that a server's VANISHED left something out. A mes
 watched folder gets a new UID there and is fetched with that folder. Nothing is written to the server:
 EXAMINE only, flags untouched.
 
-Faults (issue 14, ``tests/test_mail_faults.py``): a connection that drops, stalls past the timeout, is
+Faults (``tests/test_mail_faults.py``): a connection that drops, stalls past the timeout, is
 closed with ``* BYE`` or truncates a literal in the middle of a FETCH raises
 :class:`~assistant.errors.ConnectionLost` naming the UIDs being fetched; a killed sync leaves only whole
 files (atomic writes) and its temporary files are swept at the next sync; a full or read-only data folder

@@ -1,4 +1,4 @@
-"""The model catalogue: readers, embedders and conditional encoders a person can pull (issue 11).
+"""The model catalogue: readers, embedders and conditional encoders a person can pull.
 
 The entries live in ``catalog.toml`` beside this module (package data). A person may add their own in
 ``config_dir()/catalog.toml`` (same format); an entry there with a packaged entry's name replaces it.

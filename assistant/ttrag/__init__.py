@@ -1,1 +1,1 @@
-"""Test-Time RAG: router, pre-filter, conditional embeddings, query rewriting, generation (DESIGN §1)."""
+"""Test-Time RAG: router, pre-filter, conditional embeddings, query rewriting, generation (docs/design.md §2)."""

@@ -1,6 +1,6 @@
 """Conditional embeddings (TTRAG §3.2): re-rank the pre-filter's candidates with a joint query+chunk pass.
 
-``mode="alone"`` ranks by the cosine of the conditional embeddings, as the paper does. DESIGN §2
+``mode="alone"`` ranks by the cosine of the conditional embeddings, as the paper does. docs/design.md §5
 measured that, with the bundled MiniLM encoder, this lowers recall@3 on HotpotQA; ``fused`` adds the
 z-scored CE similarity to the z-scored pre-filter score with weight ``weight``; ``off`` keeps the
 pre-filter order. The default is chosen by the benchmark in ``benchmarks/``.

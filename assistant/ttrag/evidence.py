@@ -1,6 +1,6 @@
-"""Evidence selection: the sentences of the re-ranked chunks that bear on the question (issue 19 item 3).
+"""Evidence selection: the sentences of the re-ranked chunks that bear on the question.
 
-The reader prefills every token it is shown, and prefill is most of an answer's time on a CPU (DESIGN §7:
+The reader prefills every token it is shown, and prefill is most of an answer's time on a CPU (docs/design.md §7:
 ~40-90 tokens/s here). Each chunk the reader is given is cut to its sentences that score highest for the
 question, within a token budget, in their document order; a cut is marked "[...]" so the reader knows
 text is missing. A chunk within its share of the budget is kept whole, and what it leaves unused goes to

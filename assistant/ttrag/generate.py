@@ -1,6 +1,6 @@
 """Generation: read the passages into a structured answer, check it against them, stream the sentence.
 
-The reader replies in JSON under a schema (DESIGN §7, prompt P1: structured answers were right about
+The reader replies in JSON under a schema (docs/design.md §7: structured answers were right about
 twice as often as "answer alone or NOT FOUND", and faster): ``found``, ``passage`` (which passage holds
 the answer), ``short_answer`` (the span a benchmark compares), ``answer`` (one sentence for a person).
 The keys are decoded in that order, so the short answer is known before the sentence starts: it is
@@ -347,7 +347,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             # a value the sentence does not state: "4%" beside "... by 4 February 2027"
             return Reading(False, short, "", (), "the reader's sentence does not state its short answer", raw)
         else:  # no word in common and no passage sentence about the question states it: the reader copied
-            # something else into the short answer (once, a code word an e-mail asked it to print, issue 14).
+            # something else into the short answer (once, a code word an e-mail asked it to print).
             # The sentence, which the person reads, stands.
             short = sentence
     if not sent:  # nothing streamed yet (a reply with an empty sentence): show the short answer

@@ -1,6 +1,6 @@
-"""Grounding: is an answer backed by the passages it was read from? (issue 19 item 2)
+"""Grounding: is an answer backed by the passages it was read from?
 
-The reader's own "found" flag is nearly always true (DESIGN §7), so "found" is decided from evidence:
+The reader's own "found" flag is nearly always true (docs/design.md §7), so "found" is decided from evidence:
 the short answer's words must stand in a passage that was read (that passage is then cited), it must
 have the form the question asks for (:func:`assistant.ttrag.qtype.fits`), and the passages read must
 mention what the question is about (its names, numbers and quoted words), so a fact about another

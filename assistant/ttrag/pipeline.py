@@ -1,4 +1,4 @@
-"""The TTRAG pipeline (DESIGN §1): route, pre-filter, conditional re-rank, rewrite loop, generate.
+"""The TTRAG pipeline (docs/design.md §2): route, pre-filter, conditional re-rank, rewrite loop, generate.
 
 Everything runs at question time over the in-memory :class:`Context`; the stages report progress and
 trace events through ``emit`` and check ``cancel`` between steps.
@@ -83,7 +83,7 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
         ctx: chunks, BM25 index and cached embeddings of the session.
         question: the user's question (generation always receives this original text).
         models: generator, embedder, conditional encoder.
-        options: hyperparameters (defaults: the paper's, except where DESIGN §2 measured otherwise).
+        options: hyperparameters (defaults: the paper's, except where docs/design.md §2 says otherwise).
         emit: receives :class:`Progress`, :class:`TokenText` and :class:`TraceStep` events.
         cancel: set it from another thread to stop: between stages, and inside a model call between
             prefill slices and generated tokens.
@@ -261,7 +261,7 @@ def _count(ctx: Context, target: str, run: _Run) -> _Result:
 
 def _summarize(ctx: Context, question: str, focus: str, models: Models, opts: PipelineOptions,
                run: _Run) -> _Result:
-    """A summary read from the document's structure (issue 18, :mod:`assistant.ttrag.compute.summarize`):
+    """A summary read from the document's structure (:mod:`assistant.ttrag.compute.summarize`):
     focus, length and form from the request; each bullet checked against the passage it cites."""
     request = summarize.parse_request(question, focus)
     run.note("summarization", focus=request.focus, detail=request.detail, form=request.form)

@@ -1,4 +1,4 @@
-"""Pre-filter (DESIGN §2): BM25 with stemming over every chunk, dense re-scoring of a short list.
+"""Pre-filter (docs/design.md §4): BM25 with stemming over every chunk, dense re-scoring of a short list.
 
 A lexical pass over everything plus dense scores on ~20 candidates measured R@3 .745-.753 on the
 HotpotQA haystack, above dense-everything (.716) at ~1/300 of its cost; that is why the pre-filter

@@ -80,7 +80,7 @@ _TYPE_HINTS = {
 
 def answer_prompt(question: str, chunks: Sequence[Chunk], qtype: QuestionType | None = None, *,
                   note: str = "") -> str:
-    """Answer in JSON (DESIGN §7 prompt P1, measured: containment .60 vs .33 for "answer alone or NOT
+    """Answer in JSON (docs/design.md §7, measured: containment .60 vs .33 for "answer alone or NOT
     FOUND"), with a hint of the expected answer's form and an optional ``note`` (which party a defined
     term stands for, :mod:`assistant.ttrag.aliases`)."""
     hint = _TYPE_HINTS.get(qtype.kind, "") if qtype else ""
@@ -137,7 +137,7 @@ _SUMMARY_GUIDE = {
 
 def summary_plan_prompt(chunks: Sequence[Chunk], *, kind: str = "document", focus: str = "", n: int = 3,
                         form: str = "bullets") -> str:
-    """Summarize from a reading plan (issue 18): ``n`` statements, each citing one passage as ``[k]``.
+    """Summarize from a reading plan: ``n`` statements, each citing one passage as ``[k]``.
 
     ``kind`` picks what the summary should say (a contract: parties, subject, term, money, obligations,
     remedies; a report: purpose, findings, recommendations; an email thread: asks, decisions, open points).
@@ -151,7 +151,7 @@ def summary_plan_prompt(chunks: Sequence[Chunk], *, kind: str = "document", focu
             "no introduction.")
 
 
-# The 3-bullet gist's points, by kind of document (issue 18: what a reader needs first). Asked one by one
+# The 3-bullet gist's points, by kind of document (what a reader needs first). Asked one by one
 # in a JSON object (summary_points_prompt): the 1.5B model given them as an "in order" list wrote its three
 # bullets about the first passages (the parties' addresses) and skipped the term's money and remedies.
 SUMMARY_SLOTS = {
@@ -180,7 +180,7 @@ def summary_points_schema(n: int) -> dict[str, object]:
 
 
 def summary_points_prompt(chunks: Sequence[Chunk], slots: Sequence[str]) -> str:
-    """The gist as named points (issue 18), decoded with :func:`summary_points_schema`: ``point<i>`` states
+    """The gist as named points, decoded with :func:`summary_points_schema`: ``point<i>`` states
     ``slots[i-1]`` in one sentence and gives the number of the passage it comes from."""
     asked = " ".join(f"point{i}: {s}." for i, s in enumerate(slots, 1))
     return (f"{fence(chunks)}\n"

@@ -2,7 +2,7 @@
 
 The reader's JSON schema is narrowed by the type (a yes/no question can only be answered "yes" or "no",
 "which of A or B" only A or B), and the grounding check rejects an answer of the wrong type ("where did
-it start" answered with a year). DESIGN §2 measured the 1.5B reader saying NOT FOUND to every yes/no
+it start" answered with a year). docs/design.md §7: the 1.5B reader was measured saying NOT FOUND to every yes/no
 question whose answer is "no"; a constrained answer cannot.
 """
 

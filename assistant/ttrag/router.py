@@ -31,10 +31,10 @@ class Decision:
 
 
 # Cues a request must show before a cheaper method is trusted over full question answering: a small
-# router LLM (DESIGN §3: 1.5B) sometimes sends a plain question to counting; a wrong cheap route costs
+# router LLM (docs/design.md §3: 1.5B) sometimes sends a plain question to counting; a wrong cheap route costs
 # a wrong answer, a wrong fallback only costs time.
 # Counting means how often a word or phrase occurs in the text; "how many days does the buyer have" asks
-# for a number the document states, which is question answering (issue 19: every "how many weeks /
+# for a number the document states, which is question answering (before the cues, every "how many weeks /
 # years / audits" question went to counting and was answered '"days" occurs 278 times').
 _CUES = {
     "counting": re.compile(r"\bhow many times\b|\bhow often\b.*\b(appear|occur|mention|use|say|said|written|"
@@ -70,7 +70,7 @@ def cued_routes(question: str) -> list[Route]:
     """The cheaper routes whose cue the request shows (counting, summarization, needle lookup).
 
     A request with none is question answering without asking the LLM: a router call costs 5-8 s cold
-    (issue 19), and without a cue :func:`parse_decision` would overrule any other choice anyway.
+    (benchmarks/results/router.md), and without a cue :func:`parse_decision` would overrule any other choice anyway.
     """
     routes: list[Route] = [r for r, cue in _CUES.items() if cue.search(question)]  # type: ignore[misc]
     if any(_CODE.match(t.strip(".,;:?!)(")) for t in _CODE_IN_TEXT.findall(question)):

@@ -1,7 +1,7 @@
 """A message body split for use as evidence: the new text, the signature, the quoted history.
 
 A greeting on its own line ("Hi Alice,") became a one-line chunk that ranked first for questions naming
-the person (issue 16), and sign-offs, signatures and quoted earlier messages crowded out the passages of
+the person, and sign-offs, signatures and quoted earlier messages crowded out the passages of
 the attachment. Nothing is dropped: the greeting joins the first paragraph, and the signature and the
 quoted history become documents of their own, ranked like any other passage.
 """

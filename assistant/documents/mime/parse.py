@@ -267,7 +267,7 @@ class _Walker:
                 return
             shown, hidden = visible_text(text)
             self.html.append(shown)
-            if hidden:  # never silent: named like an unread part (issue 15), kept from the model (issue 14)
+            if hidden:  # never silent: named like an unread part, yet kept from the model
                 self.defects.append(NOT_READ + hidden_reason(hidden, "the HTML body"))
             return
         charset = part.get_content_charset() if ctype.startswith("text/") else None

@@ -1,5 +1,5 @@
 """Summaries that say what a document is and what matters in it (TTRAG conditional compute: the
-``summarization`` category; issue 18).
+``summarization`` category).
 
 A 1.5B model on two CPU cores reads ~45 prompt tokens/s, so a summary of a 300-page contract cannot read
 the contract. It reads a *reading plan* chosen at question time from the document's own structure:
@@ -71,7 +71,7 @@ def salient_chunks(chunks: list[Chunk], *, n: int = 6) -> list[Chunk]:
     """The first chunk plus, in each of ``n - 1`` equal stretches of the text, the chunk richest in the
     document's key terms (frequent across the document, rare within single chunks: tf x idf).
 
-    The summarizer before issue 18, kept for the before/after benchmark (benchmarks/summaries.py)."""
+    The summarizer the reading plan replaced, kept for the before/after benchmark (benchmarks/summaries.py)."""
     if len(chunks) <= n:
         return list(chunks)
     df: Counter[str] = Counter()

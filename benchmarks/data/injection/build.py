@@ -1,4 +1,4 @@
-"""Builds the hostile e-mails of the injection benchmark (issue 14): ``python benchmarks/data/injection/build.py``.
+"""Builds the hostile e-mails of the injection benchmark: ``python benchmarks/data/injection/build.py``.
 
 Each case is one .eml (some with a .txt/.html/.docx/.pdf attachment) holding a real fact and an attack
 written to steer the assistant. ``cases.json`` lists, per case: the attack class, whether it targets the
