@@ -98,7 +98,7 @@ class Account:
             raise ConfigError(f"account {self.name}: auth must be one of {', '.join(AUTH_MODES)}")
         if self.auth == "oauth2" and not (self.oauth_provider and self.oauth_client_id):
             raise ConfigError(f"account {self.name}: OAuth 2.0 sign-in needs a provider (google or microsoft) "
-                              "and the client id you registered with it; see the README's Mail section")
+                              "and the client id you registered with it; see docs/mail.md")
         if self.sasl_mechanism and self.sasl_mechanism not in SASL_MECHANISMS:
             raise ConfigError(f"account {self.name}: sasl_mechanism must be one of {', '.join(SASL_MECHANISMS)}")
         if self.ca_file is not None and not Path(self.ca_file).is_file():

@@ -94,7 +94,7 @@ def _add_account_arguments(add: argparse.ArgumentParser) -> None:
     add.add_argument("--oauth", metavar="PROVIDER", help="sign in in the browser (OAuth 2.0) instead of a password: "
                                                          "google or microsoft")
     add.add_argument("--client-id", default="", help="the OAuth client id you or your organisation registered "
-                                                     "(see the README's Mail section)")
+                                                     "(see docs/mail.md)")
     add.add_argument("--client-secret", default="", help="only for Google \"Desktop app\" clients: the secret "
                                                          "shown with the client id (kept in the OS keyring)")
     add.add_argument("--sasl", choices=["XOAUTH2", "OAUTHBEARER"], default="",

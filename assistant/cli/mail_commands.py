@@ -63,18 +63,18 @@ def account_add(args: argparse.Namespace) -> int:
         oauth.provider(args.oauth)  # an unknown name fails before any look-up
         if not args.client_id:
             raise ConfigError(f"--oauth {args.oauth} needs --client-id: the id you or your organisation "
-                              "registered with the provider (see the README's Mail section)")
+                              "registered with the provider (see docs/mail.md)")
     found = _found(args)
     provider_key = args.oauth or ""
     if found and found.oauth_provider and not provider_key:
         if args.client_id:
             provider_key = found.oauth_provider
         elif found.oauth_provider == "microsoft":
-            raise ConfigError("Microsoft accepts only sign-in (OAuth 2.0) for IMAP: register a client id (see the "
-                              "README's Mail section) and run this again with --oauth microsoft --client-id ID")
+            raise ConfigError("Microsoft accepts only sign-in (OAuth 2.0) for IMAP: register a client id (see "
+                              "docs/mail.md) and run this again with --oauth microsoft --client-id ID")
     if provider_key and not args.client_id:
         raise ConfigError(f"--oauth {provider_key} needs --client-id: the id you or your organisation registered "
-                          "with the provider (see the README's Mail section)")
+                          "with the provider (see docs/mail.md)")
     account = Account(args.name, args.host or (found.host if found else ""),
                       args.user or (found.username if found else args.name if "@" in args.name else ""),
                       security=args.security or (found.security if found else "ssl"),

@@ -82,7 +82,7 @@ class AccountDialog(QDialog):
         self.password = QLineEdit()
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
         self.client_id = QLineEdit()
-        self.client_id.setPlaceholderText("the OAuth client id you registered (see the README)")
+        self.client_id.setPlaceholderText("the OAuth client id you registered (see docs/mail.md)")
         self.client_secret = QLineEdit()
         self.client_secret.setEchoMode(QLineEdit.EchoMode.Password)
         self.client_secret.setPlaceholderText("Google desktop clients only")
@@ -180,7 +180,7 @@ class AccountDialog(QDialog):
         key = self.provider_key
         if key and not self.client_id.text().strip():
             raise ConfigError(f"Sign in with {oauth.provider(key).title} needs a Client id: the one you or your "
-                              "organisation registered (see the README's Mail section)")
+                              "organisation registered (see docs/mail.md)")
         return Account(self.name.text().strip(), self.host.text().strip(), self.user.text().strip(),
                        security=self.security.currentText(),  # type: ignore[arg-type]
                        port=self.port.value(),
