@@ -58,3 +58,17 @@ def test_a_plain_reply_keeps_the_librarys_sampler(fast_llm: object, monkeypatch:
                         lambda self, *a, **k: made.append(original(self, *a, **k)) or made[-1])
     fast_llm.complete(GenerationRequest(SYSTEM, "Say hello.", max_tokens=4, purpose="plain"))  # type: ignore[attr-defined]
     assert made and not any(isinstance(s, GreedyGrammarSampler) for s in made)
+
+
+def test_each_json_boolean_gets_the_probability_of_true(fast_llm: object) -> None:
+    """P(true) at the ``found`` token, over the two values' tokens: above one half exactly when the reply
+    chose ``true``, one value per boolean decoded, and nothing left from an earlier reply."""
+    gen = fast_llm
+    for q in QUESTIONS[:2]:
+        reply = replies(gen, [q])[0]
+        probs = gen.boolean_probs  # type: ignore[attr-defined]
+        assert len(probs) == reply.count("true") + reply.count("false") == 1
+        assert all(0.0 <= p <= 1.0 for p in probs)
+        assert (probs[0] > 0.5) == ('"found": true' in reply.replace(" ", "").replace(":", ": "))
+    list(gen.stream(GenerationRequest(SYSTEM, "Say hi.", max_tokens=4)))  # type: ignore[attr-defined]
+    assert gen.boolean_probs == []  # type: ignore[attr-defined]

@@ -42,6 +42,9 @@ class Generator(ABC):
 
     def __init__(self) -> None:
         self.usage: list[Usage] = []
+        # P(true) for each JSON boolean the last stream decoded, in order, where the backend can tell
+        # (the two values' probabilities at that token, renormalised); empty where it cannot.
+        self.boolean_probs: list[float] = []
 
     @abstractmethod
     def stream(self, request: GenerationRequest) -> Iterator[str]:

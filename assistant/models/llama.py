@@ -73,9 +73,11 @@ class StoppableLlama(Llama):
     """
 
     stop: threading.Event | None = None
+    last_sampler: GreedyGrammarSampler | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.boolean_tokens = _boolean_tokens(self)
         # kept on the instance: ctypes must not free the callback while llama.cpp holds it
         low = llama_cpp.llama_cpp
         self._abort = low.ggml_abort_callback(lambda _data: self._stopping())
@@ -91,9 +93,10 @@ class StoppableLlama(Llama):
         if (grammar is None or args or kwargs.get("temp", 0.8) != 0.0 or kwargs.get("logits_processor")
                 or kwargs.get("frequency_penalty", 0.0) or kwargs.get("presence_penalty", 0.0)):
             return super()._init_sampler(*args, **kwargs)
-        return GreedyGrammarSampler(self._model.vocab, grammar, self._n_vocab,
-                                    repeat_penalty=kwargs.get("repeat_penalty", 1.0),
-                                    last_n=self.last_n_tokens_size)
+        self.last_sampler = GreedyGrammarSampler(self._model.vocab, grammar, self._n_vocab,
+                                                 repeat_penalty=kwargs.get("repeat_penalty", 1.0),
+                                                 last_n=self.last_n_tokens_size, booleans=self.boolean_tokens)
+        return self.last_sampler
 
     def _stopping(self) -> bool:
         stop = self.stop
@@ -110,6 +113,17 @@ class StoppableLlama(Llama):
             raise
 
 
+def _boolean_tokens(llm: Llama) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids that spell ``true`` and ``false`` alone (with or without a leading space)."""
+    found: tuple[list[int], list[int]] = ([], [])
+    for k, word in enumerate((b"true", b"false")):
+        for text in (word, b" " + word):
+            ids = llm.tokenize(text, add_bos=False, special=False)
+            if len(ids) == 1:
+                found[k].append(ids[0])
+    return np.array(found[0], dtype=np.int64), np.array(found[1], dtype=np.int64)
+
+
 class GreedyGrammarSampler:
     """Greedy decoding under a grammar that checks the grammar on the best token first.
 
@@ -124,7 +138,7 @@ class GreedyGrammarSampler:
     """
 
     def __init__(self, vocab: Any, grammar: LlamaGrammar, n_vocab: int, *, repeat_penalty: float = 1.0,
-                 last_n: int = 64) -> None:
+                 last_n: int = 64, booleans: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         low = llama_cpp.llama_cpp
         self._grammar = low.llama_sampler_init_grammar(vocab, grammar._grammar.encode("utf-8"),
                                                        grammar._root.encode("utf-8"))
@@ -139,6 +153,8 @@ class GreedyGrammarSampler:
         self._all_view["id"] = np.arange(n_vocab, dtype=np.int32)
         self._all_view["p"] = 0.0  # the grammar writes only the logits
         self.full_passes = 0  # tokens the grammar had to filter the whole vocabulary for
+        self._true, self._false = booleans if booleans is not None else (np.zeros(0, np.int64),) * 2
+        self.boolean_probs: list[float] = []  # P(true) at each JSON boolean chosen, renormalised over the two
 
     def _allows(self, token: int, logit: float) -> bool:
         low = llama_cpp.llama_cpp
@@ -164,6 +180,11 @@ class GreedyGrammarSampler:
             arr = low.llama_token_data_array(data=self._all, size=self.n_vocab, selected=-1, sorted=False)
             low.llama_sampler_apply(self._grammar, ctypes.byref(arr))
             token = int(np.argmax(self._all_view["logit"]))
+        if self._true.size and (token in self._true or token in self._false):
+            top = float(logits.max())  # softmax over the two values' tokens only: the rest cancels out
+            p_true = float(np.exp(logits[self._true] - top).sum())
+            p_false = float(np.exp(logits[self._false] - top).sum())
+            self.boolean_probs.append(p_true / (p_true + p_false))
         low.llama_sampler_accept(self._grammar, token)
         self.recent.append(token)
         return token
@@ -188,9 +209,13 @@ class LlamaGenerator(Generator):
     """
 
     def __init__(self, path: str | Path, *, n_ctx: int = 4096, threads: int = 0, seed: int = 0,
-                 cache_bytes: int = 640 << 20, n_gpu_layers: int | None = 0) -> None:
+                 cache_bytes: int = 640 << 20, n_gpu_layers: int | None = 0, n_batch: int = 256,
+                 n_threads_batch: int = 0, flash_attn: bool = False, kv_type: str | None = None) -> None:
         """Load the GGUF at ``path``. ``n_gpu_layers``: layers offloaded to a GPU (-1 all, None = all
-        when :func:`gpu_offload_supported`, else 0).
+        when :func:`gpu_offload_supported`, else 0). ``threads`` and ``n_threads_batch`` (0: the
+        machine's physical cores), ``n_batch``, ``flash_attn`` and ``kv_type`` (the KV cache's ggml type,
+        e.g. ``"q8_0"``; None: f16) are llama.cpp's own settings, compared in
+        ``benchmarks/reader_knobs.py``.
 
         The chat template is the GGUF's own ``tokenizer.chat_template`` (llama-cpp-python renders it with
         Jinja2), so Llama 3, Qwen and SmolLM2 prompts are each formatted their own way; see
@@ -207,8 +232,14 @@ class LlamaGenerator(Generator):
         try:
             # n_batch 256: every saved state copies an (n_batch, n_vocab) float32 logits buffer
             # (156 MB for Qwen2.5's 152k vocabulary instead of 311 MB at the default 512).
-            self.llm = StoppableLlama(model_path=str(self.path), n_ctx=n_ctx, n_threads=threads or os.cpu_count(),
-                             n_batch=256, seed=seed, verbose=False, n_gpu_layers=self.n_gpu_layers)
+            extra: dict[str, Any] = {}
+            if kv_type:
+                kind = getattr(llama_cpp, f"GGML_TYPE_{kv_type.upper()}")
+                extra = {"type_k": kind, "type_v": kind}
+            self.llm = StoppableLlama(model_path=str(self.path), n_ctx=n_ctx, n_threads=threads or physical_cores(),
+                                      n_threads_batch=n_threads_batch or threads or physical_cores(),
+                                      n_batch=n_batch, seed=seed, verbose=False, n_gpu_layers=self.n_gpu_layers,
+                                      flash_attn=flash_attn, **extra)
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"llama.cpp could not load {self.path}: {exc}") from exc
         # Saved states keyed by token prefix: the router's fixed instructions, the system prompt and
@@ -247,6 +278,8 @@ class LlamaGenerator(Generator):
             first: float | None = None
             n_out = 0
             self.llm.stop = request.cancel
+            self.llm.last_sampler = None
+            self.boolean_probs = []
             try:
                 chunks = self.llm.create_chat_completion(
                     messages=messages, stream=True, temperature=0.0, top_k=1,
@@ -266,8 +299,24 @@ class LlamaGenerator(Generator):
                     from exc
             finally:
                 self.llm.stop = None
+                if self.llm.last_sampler is not None:
+                    self.boolean_probs = list(self.llm.last_sampler.boolean_probs)
                 prompt_tokens = max(0, self.llm.n_tokens - n_out)
                 self._record(request.purpose, prompt_tokens, n_out, t0, first)
+
+
+def physical_cores() -> int:
+    """Physical cores this process may run on (llama.cpp gains nothing from a core's second hardware
+    thread): distinct ``core_cpus_list`` sets of the CPUs in the affinity mask, from Linux's sysfs;
+    the logical CPU count where that cannot be read."""
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    cores = set()
+    for cpu in cpus:
+        try:
+            cores.add(Path(f"/sys/devices/system/cpu/cpu{cpu}/topology/core_cpus_list").read_text().strip())
+        except OSError:
+            return len(cpus) or os.cpu_count() or 1
+    return len(cores) or os.cpu_count() or 1
 
 
 def gpu_offload_supported() -> bool:
