@@ -38,9 +38,9 @@ from typing import Literal
 import numpy as np
 
 from assistant.documents.chunk import sentence_spans
-from assistant.mail.threads import base_subject
 from assistant.models.base import Embedder, GenerationRequest, Generator
 from assistant.records import Chunk, Document
+from assistant.text.subjects import base_subject
 from assistant.ttrag import prefilter
 from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.grounding import terms
