@@ -52,6 +52,6 @@ def test_qt_is_imported_only_under_gui():
 
 def test_the_checker_sees_an_import():
     """The checks above can fail: the imports they look for are found where they do occur."""
-    assert "PySide6.QtWidgets" in _imports(ROOT / "gui" / "window.py")
+    assert "PySide6.QtWidgets" in _imports(ROOT / "gui" / "window_layout.py")
     assert "assistant.mail.drafts" in _imports(ROOT / "cli" / "mail_commands.py")
     assert "assistant.text.subjects" in _imports(ROOT / "mail" / "threads.py")
