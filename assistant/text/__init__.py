@@ -1,1 +1,1 @@
-"""Pure text helpers shared by the mail, document and TTRAG layers (no I/O, no imports from them)."""
+"""Pure text helpers that several layers share (mail, TTRAG); they import nothing from those layers."""
