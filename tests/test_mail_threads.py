@@ -14,7 +14,6 @@ from assistant.documents.mime.parse import parse_message
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.threads import (
     ThreadHeaders,
-    base_subject,
     earlier_in_cache,
     earlier_in_thread,
     group_threads,
@@ -24,6 +23,7 @@ from assistant.mail.threads import (
     thread_keys,
 )
 from assistant.service import draft_documents
+from assistant.text.subjects import base_subject
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

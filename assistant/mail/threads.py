@@ -28,13 +28,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from assistant.records import Document, Message
+from assistant.text.subjects import base_subject, is_reply_subject
 
 if TYPE_CHECKING:
     from assistant.mail.cache import CachedRef, MailCache
 
 _MSGID = re.compile(r"<[^<>\s]+>")
-_PREFIX = re.compile(r"^\s*(?:(?:re|fwd?|aw|sv|antw|wg)\s*(?:\[\d+\])?\s*:\s*|\[[^\]]{1,40}\]\s*)", re.IGNORECASE)
-_REPLY = re.compile(r"^\s*re\s*(?:\[\d+\])?\s*:", re.IGNORECASE)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 MAX_HEADER_BYTES = 256 * 1024  # headers past this are not read when threading the cache
@@ -59,23 +58,6 @@ def message_ids(text: str) -> tuple[str, ...]:
     """The ``<id>`` tokens of a Message-ID, In-Reply-To or References header, in order (comments and
     phrases around them, which RFC 822 allowed in In-Reply-To, are dropped)."""
     return tuple(_MSGID.findall(text or ""))
-
-
-def base_subject(subject: str) -> str:
-    """``subject`` without reply/forward prefixes (``Re:``, ``Fwd:``, ``AW:``, ``SV:``, ``Re[2]:``) and
-    ``[list]`` tags, lower-cased and with runs of spaces folded: the key subject fallback compares."""
-    s = subject or ""
-    while True:
-        stripped = _PREFIX.sub("", s, count=1)
-        if stripped == s:
-            break
-        s = stripped
-    return " ".join(s.split()).lower()
-
-
-def is_reply_subject(subject: str) -> bool:
-    """Whether ``subject`` starts with ``Re:`` (any case, ``Re[2]:`` too)."""
-    return bool(_REPLY.match(subject or ""))
 
 
 def headers_of(message: Message, key: str) -> ThreadHeaders:

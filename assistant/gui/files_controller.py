@@ -1,0 +1,107 @@
+"""The open files: choosing, adding and removing the local files the Ask panel asks about. Each file is read
+once, in the background; a password-protected one is asked for its password and read again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog
+
+from assistant.documents import supported_suffixes
+from assistant.gui.open_files import OpenedFiles, ask_password, failure_sentence, open_more
+from assistant.gui.window_layout import WindowLayout
+from assistant.records import Document
+
+
+class FilesController(QObject):
+    """The files open in ``ui``'s Ask panel: :attr:`open_docs` (read, by path; never read twice) and
+    :attr:`open_failures` (could not be read: the reason). :attr:`changed` is emitted when they change."""
+
+    changed = Signal()
+
+    def __init__(self, ui: WindowLayout) -> None:
+        super().__init__(ui)
+        self.ui = ui
+        self.open_docs: dict[str, Document] = {}
+        self.open_failures: dict[str, str] = {}
+
+    def choose_files(self) -> None:
+        """The file dialog, opening in the folder files were last opened from."""
+        patterns = " ".join(f"*{s}" for s in supported_suffixes())
+        start = str(self.ui.settings.value("files/last_dir", ""))
+        paths, _ = QFileDialog.getOpenFileNames(self.ui, "Open files", start if Path(start).is_dir() else "",
+                                                f"Documents ({patterns});;All files (*)")
+        if paths:
+            self.ui.settings.setValue("files/last_dir", str(Path(paths[0]).parent))
+            self.open_files(paths)
+
+    def open_files(self, paths: Sequence[str | Path]) -> None:
+        """Add ``paths`` to the open files and read, in the background, only those not read yet; the Ask panel
+        then asks about every open file."""
+        new = list(dict.fromkeys(str(p) for p in paths if str(p) not in self.open_docs))
+        for path in new:
+            self.open_failures.pop(path, None)
+        self.ui.tabs.setCurrentWidget(self.ui.ask_panel)
+        if not new:
+            self.ui.notice.setText("Those files are already open.")
+            return
+        self._reopen(new, f"Reading {len(new)} more file(s)\u2026" if self.open_docs else
+                     f"Reading {len(new)} file(s)\u2026")
+
+    def close_files(self, paths: Sequence[str]) -> None:
+        """Remove ``paths`` from the open files; the others are not read again."""
+        for path in paths:
+            self.open_docs.pop(path, None)
+            self.open_failures.pop(path, None)
+        if not self.open_docs:
+            self.ui.ask_panel.files.show_files({}, self.open_failures)
+            self.ui.ask_panel.set_session(None, "No file open: open a file (Ctrl+O) or select a message.")
+            self.changed.emit()
+            return
+        self._reopen([], "Closing files\u2026")
+
+    def _reopen(self, new: list[str], description: str, passwords: dict[str, str] | None = None) -> None:
+        store, kept = self.ui.store, list(self.open_docs.values())
+        self.ui.ask_panel.files.show_files(self.open_docs, self.open_failures, new)
+        self.ui.ask_panel.set_session(None, description)
+        self.ui.runner.start("context", "Opening files",
+                             lambda emit, cancel: open_more(store, new, kept, emit, cancel, passwords),
+                             self._files_opened, on_error=self.ui.context_error)
+
+    def _unlock(self, locked: dict[str, bool]) -> None:
+        """Ask for the password of each password-protected file just opened (again after a wrong one) and
+        read those given once more; Cancel leaves the file listed as not read. Passwords stay in memory."""
+        passwords: dict[str, str] = {}
+        for path, wrong in locked.items():
+            password = ask_password(self.ui, path, wrong)
+            if password is not None:
+                passwords[path] = password
+                self.open_failures.pop(path, None)
+        if passwords:
+            self._reopen(list(passwords), f"Reading {len(passwords)} password-protected file(s)\u2026", passwords)
+
+    def _files_opened(self, opened: OpenedFiles) -> None:
+        self.open_docs.update(opened.read)
+        self.open_failures.update(opened.failed)
+        panel = self.ui.ask_panel
+        panel.files.show_files(self.open_docs, self.open_failures)
+        session = opened.session
+        lines = []
+        if session is not None:
+            ctx = session.context
+            files = ", ".join(Path(d.source).name for d in ctx.documents)
+            words = sum(len(d.text.split()) for d in ctx.documents)
+            lines.append(f"Asking about {files} (about {words:,} words).")
+            panel.context_label.setToolTip(f"{len(ctx.chunks)} passages, {ctx.n_tokens:,} tokens")
+        for path, reason in opened.failed.items():
+            lines.append(f"\u2716 {failure_sentence(path, reason)}")
+        if session is None:
+            lines.append("None of the files could be read.")
+        panel.set_session(session, "\n".join(lines))
+        self.changed.emit()
+        if session is not None:
+            panel.question.setFocus()  # the next thing a person does is type the question
+        if opened.locked:
+            self._unlock(opened.locked)

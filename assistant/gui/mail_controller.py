@@ -1,0 +1,187 @@
+"""The mail side of the window: accounts and folders, the cached message list, opening a message for the Ask
+and Draft panels, sync, watching for new mail with its notifications, and the drafts waiting for a server."""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QTreeWidgetItem
+
+from assistant.accounts import load_accounts
+from assistant.documents.mime.attachments import attachment_documents, evidence_documents
+from assistant.errors import AssistantError
+from assistant.gui.account_dialog import AccountDialog
+from assistant.gui.mail_list import MessageRow, load_rows
+from assistant.gui.mail_sync import MailWatch, SyncOutcome, sync_all
+from assistant.gui.notify import NewMailNotifier
+from assistant.gui.tasks import Emit
+from assistant.gui.window_layout import WindowLayout
+from assistant.mail.watch import NewMessage
+from assistant.service import ModelStore, Session
+
+ACCOUNT_ROLE = Qt.ItemDataRole.UserRole
+
+
+def open_message(store: ModelStore, row: MessageRow, emit: Emit,
+                 cancel: threading.Event) -> tuple[Session, dict[str, str]]:
+    """A session over the message and its readable attachments; skipped ones with their reasons."""
+    documents = evidence_documents(row.message, row.ref.id)
+    attached, skipped = attachment_documents(row.message, row.ref.id)
+    return Session(store, documents + attached, emit=emit), {s.attachment.filename: s.reason for s in skipped}
+
+
+class MailController(QObject):
+    """Mail in ``ui``: :attr:`has_accounts`, the last :attr:`sync_outcome`, the :attr:`watch` on new mail and
+    its :attr:`notifier`. :attr:`accounts_changed` is emitted when the accounts were (re)loaded."""
+
+    accounts_changed = Signal()
+
+    def __init__(self, ui: WindowLayout) -> None:
+        super().__init__(ui)
+        self.ui = ui
+        self.has_accounts = False
+        self.sync_outcome: SyncOutcome | None = None
+        self.notifier = NewMailNotifier(ui.banner, icon=ui.windowIcon(), parent=ui)
+        self.notifier.ask_requested.connect(self.ask_about)
+        self.watch = MailWatch(ui.cache, ui.pending, ui)
+        self.watch.arrived.connect(self._mail_arrived)
+        self.watch.problem.connect(self._watch_problem)
+        self.watch.delivered.connect(lambda _: self.show_pending())
+
+    def show_pending(self) -> None:
+        """Show how many drafts wait on this computer for their server (saved at the next sync)."""
+        drafts = self.ui.pending.waiting()
+        label = self.ui.pending_label
+        label.setText(f"\u2709 {len(drafts)} draft(s) waiting for the server" if drafts else "")
+        label.setToolTip("\n".join(f"{d.account}: {d.subject}" for d in drafts))
+        label.setVisible(bool(drafts))
+
+    # -- accounts and messages ------------------------------------------------------------------------
+    def reload_accounts(self) -> None:
+        folders = self.ui.folders
+        folders.blockSignals(True)
+        folders.clear()
+        everything = QTreeWidgetItem(["All mail"])
+        everything.setData(0, ACCOUNT_ROLE, (None, None))
+        folders.addTopLevelItem(everything)
+        error = ""
+        try:
+            accounts = load_accounts()
+        except AssistantError as exc:
+            error, accounts = str(exc), {}
+        for account in accounts.values():
+            item = QTreeWidgetItem([account.name])
+            item.setToolTip(0, f"{account.username} at {account.host}")
+            item.setData(0, ACCOUNT_ROLE, (account.name, None))
+            for folder in account.folders:
+                child = QTreeWidgetItem([folder])
+                child.setData(0, ACCOUNT_ROLE, (account.name, folder))
+                item.addChild(child)
+            folders.addTopLevelItem(item)
+        folders.expandAll()
+        folders.setCurrentItem(everything)
+        folders.blockSignals(False)
+        self.has_accounts = bool(accounts)
+        self.ui.show_mail_panes(self.has_accounts)
+        self.accounts_changed.emit()
+        if error:
+            self.ui.notice.setText(error)
+        self.load_mail()
+
+    def load_mail(self) -> None:
+        """Show the cached messages of the selected account/folder (parsed in the background)."""
+        item = self.ui.folders.currentItem()
+        account, folder = item.data(0, ACCOUNT_ROLE) if item else (None, None)
+        cache = self.ui.cache
+        self.ui.runner.start("load-mail", "Loading messages",
+                             lambda emit, cancel: load_rows(cache, account, folder), self.ui.messages.set_rows,
+                             on_error=lambda exc: self.ui.notice.setText(f"Could not read the mail cache: {exc}"))
+
+    def select_message(self, row: MessageRow) -> None:
+        self.ui.message_view.show_row(row)
+        self.ui.draft_panel.set_message(row)
+        self.ui.ask_panel.set_session(None, f"Reading the message \u201c{row.message.subject}\u201d\u2026")
+        store = self.ui.store
+        self.ui.runner.start("context", "Reading the message",
+                             lambda emit, cancel: open_message(store, row, emit, cancel),
+                             lambda outcome: self._message_opened(row, outcome), on_error=self.ui.context_error)
+
+    def _message_opened(self, row: MessageRow, outcome: tuple[Session, dict[str, str]]) -> None:
+        session, skipped = outcome
+        self.ui.message_view.set_statuses(skipped)
+        n = len(session.context.documents) - 1
+        extra = f" and {n} attachment(s)" if n else ""
+        self.ui.ask_panel.set_session(session, f"Asking about the message \u201c{row.message.subject}\u201d{extra}.")
+
+    def add_account(self) -> None:
+        dialog = AccountDialog(self.ui)
+        if dialog.exec() and dialog.account is not None:
+            self.reload_accounts()
+            self.sync()
+
+    # -- sync -----------------------------------------------------------------------------------------
+    def sync(self) -> None:
+        cache, pending = self.ui.cache, self.ui.pending
+        self.ui.sync_action.setEnabled(False)
+        self.ui.runner.start("sync", "Syncing mail", lambda emit, cancel: sync_all(cache, emit, cancel, pending),
+                             self._synced, on_error=self._sync_failed)
+
+    def _synced(self, outcome: SyncOutcome) -> None:
+        self.sync_outcome = outcome
+        self.ui.sync_action.setEnabled(True)
+        self.ui.offline.setVisible(bool(outcome.unreachable))
+        new = sum(len(r.new_uids) for r in outcome.results)
+        saved = f"; {len(outcome.delivered)} waiting draft(s) saved to Drafts" if outcome.delivered else ""
+        self.ui.notice.setText("; ".join(outcome.errors) if outcome.errors else
+                               f"Synced: {new} new message(s){saved}.")
+        self.show_pending()
+        self.load_mail()
+
+    def _sync_failed(self, exc: BaseException) -> None:
+        self.ui.sync_action.setEnabled(True)
+        self.ui.notice.setText(f"Sync failed: {exc}")
+
+    # -- new mail -------------------------------------------------------------------------------------
+    def start_watching(self) -> int:
+        """Watch the folders the settings name (else every account's folders) for new mail; returns how many."""
+        n = self.watch.start(self.ui.store.settings.mail.watch) if self.has_accounts else 0
+        self.ui.watch_action.setChecked(n > 0)
+        return n
+
+    def set_watching(self, on: bool) -> None:
+        if not on:
+            self.watch.stop()
+        elif not self.start_watching():
+            self.ui.notice.setText("Nothing to watch: add a mail account first.")
+
+    def stop(self) -> None:
+        """Stop watching and take the notification down (the window is closing)."""
+        self.watch.stop(wait_s=3)
+        self.notifier.close()
+
+    def _watch_problem(self, text: str, ended: bool) -> None:
+        self.ui.notice.setText(("\u2716 " if ended else "") + text)
+        if ended and not self.watch.watching:
+            self.ui.watch_action.setChecked(False)
+
+    def _mail_arrived(self, messages: list[NewMessage]) -> None:
+        self.load_mail()
+        if self.ui.store.settings.mail.notify:
+            self.notifier.notify(messages)
+
+    def ask_about(self, new: NewMessage) -> None:
+        """Open ``new`` with its attachments in the Ask panel, the question box focused ("Ask about it")."""
+        from assistant.documents.mime.parse import parse_message
+
+        ui = self.ui
+        ui.raise_()
+        ui.activateWindow()
+        ui.tabs.setCurrentWidget(ui.ask_panel)
+        if not ui.messages.select_ref(new.id):  # not listed (yet, or another folder is shown): open it directly
+            raw = ui.cache.get(new.ref)
+            if raw is None:
+                ui.notice.setText(f"The message {new.id} is no longer in the local cache; sync again.")
+                return
+            self.select_message(MessageRow(new.ref, parse_message(raw), True))
+        ui.ask_panel.question.setFocus()

@@ -1,0 +1,182 @@
+"""The main window's layout: folders, message list and view, the Ask and Draft tabs, the status bar, the
+actions with their menus and toolbar, and the saved geometry. What the actions do for files and mail is
+wired in by :class:`~assistant.gui.window.MainWindow`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QTreeWidget, QVBoxLayout, QWidget
+
+from assistant.gui.ask_panel import AskPanel
+from assistant.gui.draft_panel import DraftPanel
+from assistant.gui.mail_list import MessageListPanel
+from assistant.gui.message_view import MessageView
+from assistant.gui.notify import NotificationBanner
+from assistant.gui.progress import ProgressPanel
+from assistant.gui.tasks import TaskRunner
+from assistant.mail.cache import MailCache
+from assistant.mail.pending import PendingDrafts
+from assistant.service import ModelStore
+
+DEFAULT_SIZES = [150, 470, 660]  # folders, mail list and message, Ask/Draft (scaled to the window)
+ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "org.ttrag.Assistant.svg"
+#: Every keyboard stop shows where the focus is: views and text areas draw no focus frame of their own in
+#: Fusion (Qt's default style on Linux), so they get a highlight-coloured border while focused.
+FOCUS_STYLE = """
+QAbstractScrollArea { border: 1px solid palette(mid); }
+QAbstractScrollArea:focus { border: 2px solid palette(highlight); }
+"""
+
+
+class WindowLayout(QMainWindow):
+    """The window's widgets and actions, laid out, with what they share: the model ``store``, the mail
+    ``cache``, the window ``settings``, the ``pending`` drafts and the background :attr:`runner`."""
+
+    def __init__(self, store: ModelStore, *, cache: MailCache, settings: QSettings, pending: PendingDrafts) -> None:
+        super().__init__()
+        self.setWindowTitle("Assistant")
+        if ICON.is_file():
+            self.setWindowIcon(QIcon(str(ICON)))
+        self.setAcceptDrops(True)
+        self.setStyleSheet(FOCUS_STYLE)
+        self.store = store
+        self.cache = cache
+        self.settings = settings
+        self.pending = pending
+        self.runner = TaskRunner(self)
+        self.folders = QTreeWidget()
+        self.folders.setHeaderHidden(True)
+        self.folders.setAccessibleName("Accounts and folders")
+        self.messages = MessageListPanel()
+        self.message_view = MessageView()
+        self.ask_panel = AskPanel(self.runner)
+        self.draft_panel = DraftPanel(self.runner, store, pending=pending)
+        self.draft_panel.cache = cache
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.ask_panel, "Ask")
+        self.tabs.addTab(self.draft_panel, "Draft reply")
+        self.mail_side = QSplitter(Qt.Orientation.Vertical)
+        self.mail_side.addWidget(self.messages)
+        self.mail_side.addWidget(self.message_view)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("main-splitter")
+        for w, stretch in ((self.folders, 1), (self.mail_side, 3), (self.tabs, 4)):
+            self.splitter.addWidget(w)
+            self.splitter.setStretchFactor(self.splitter.count() - 1, stretch)
+        self.splitter.setSizes(DEFAULT_SIZES)
+        self.banner = NotificationBanner()  # new mail with attachments, where the desktop has no tray
+        central = QWidget()
+        box = QVBoxLayout(central)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        box.addWidget(self.banner)
+        box.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self._make_status_bar()
+        self._make_actions()
+        self.resize(1280, 800)
+        self._restore()
+
+    def _make_status_bar(self) -> None:
+        self.progress = ProgressPanel(self.runner)
+        self.offline = QLabel("\u26A0 Offline: showing cached mail")
+        self.offline.setAccessibleName("Offline indicator")
+        self.offline.setStyleSheet("color: #a05a00")
+        self.offline.setVisible(False)
+        self.pending_label = QLabel()
+        self.pending_label.setAccessibleName("Drafts waiting for the server")
+        self.pending_label.setStyleSheet("color: #a05a00")
+        self.notice = QLabel()
+        self.notice.setAccessibleName("Status message")
+        self.statusBar().addWidget(self.notice, 1)
+        self.statusBar().addPermanentWidget(self.pending_label)
+        self.statusBar().addPermanentWidget(self.offline)
+        self.statusBar().addPermanentWidget(self.progress)
+
+    # -- actions and shortcuts -------------------------------------------------------------------------
+    def _action(self, text: str, slot: object | None = None,
+                shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None, tip: str = "") -> QAction:
+        """A window-wide action; ``slot`` None leaves it for :class:`~assistant.gui.window.MainWindow` to wire."""
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(tip or text)
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        if slot is not None:
+            action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _make_actions(self) -> None:
+        self.open_action = self._action("Open files\u2026", None, QKeySequence.StandardKey.Open,
+                                        "Open local files to ask about (Ctrl+O)")
+        self.sync_action = self._action("Sync", None, "F5", "Fetch new mail (F5)")
+        self.account_action = self._action("Add account\u2026")
+        self.settings_action = self._action("Settings\u2026")
+        self.ask_action = self._action("Ask", self.ask_panel.ask, "Ctrl+Return", "Ask the question (Ctrl+Enter)")
+        self.draft_action = self._action("Draft reply", self.draft_reply, "Ctrl+D", "Draft a reply (Ctrl+D)")
+        self.filter_action = self._action("Filter messages", self.focus_filter, "Ctrl+F")
+        self.prev_action = self._action("Previous message", lambda: self.messages.step(-1), "Alt+Up")
+        self.next_action = self._action("Next message", lambda: self.messages.step(1), "Alt+Down")
+        quit_action = self._action("Quit", self.close, QKeySequence.StandardKey.Quit)
+        menu = self.menuBar().addMenu("&File")
+        for a in (self.open_action, self.sync_action, self.account_action, self.settings_action):
+            menu.addAction(a)
+        menu.addSeparator()  # Quit apart from Settings: not one slip of the mouse away
+        menu.addAction(quit_action)
+        self.watch_action = self._action("Watch for new mail",
+                                         tip="Fetch new mail as it arrives in the watched folders and tell when it "
+                                             "has attachments (Settings: which folders, and how)")
+        self.watch_action.setCheckable(True)
+        mail = self.menuBar().addMenu("&Mail")
+        for a in (self.filter_action, self.prev_action, self.next_action, self.draft_action, self.watch_action):
+            mail.addAction(a)
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main-toolbar")
+        toolbar.setMovable(False)
+        for a in (self.open_action, self.sync_action, self.account_action):
+            toolbar.addAction(a)
+
+    def focus_filter(self) -> None:
+        self.messages.filter.setFocus()
+        self.messages.filter.selectAll()
+
+    def draft_reply(self) -> None:
+        self.tabs.setCurrentWidget(self.draft_panel)
+        if not self.draft_panel.busy:  # Ctrl+D again while writing does not restart it; Stop does stop
+            self.draft_panel.generate()
+
+    # -- what the panes show ---------------------------------------------------------------------------
+    def show_mail_panes(self, shown: bool) -> None:
+        """Show or hide the folders and the mail list and message: a file-only session gets the whole width,
+        not half of it in empty mail panes."""
+        self.folders.setVisible(shown)
+        self.mail_side.setVisible(shown)
+        if shown and min(self.splitter.sizes()[:2]) == 0:  # saved while there was no account
+            self.splitter.setSizes(DEFAULT_SIZES)
+
+    def context_error(self, exc: BaseException) -> None:
+        """The Ask panel's context could not be read (files, a message, or again after a settings change)."""
+        self.ask_panel.set_session(None, f"Could not read: {exc}")
+
+    # -- window state ---------------------------------------------------------------------------------
+    def _restore(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        splitter = self.settings.value("window/splitter")
+        if isinstance(splitter, QByteArray):
+            self.splitter.restoreState(splitter)
+
+    def save_layout(self) -> None:
+        """Keep the geometry, toolbar state and pane sizes for the next start (restored on creation)."""
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/splitter", self.splitter.saveState())
+        self.settings.sync()

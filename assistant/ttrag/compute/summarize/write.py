@@ -1,0 +1,302 @@
+"""Writing a summary: the model's points over the planned passages, each checked against the passage it
+cites, numbered in order of first citation and rendered as bullets or sentences."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from assistant.documents.chunk import sentence_spans
+from assistant.models.base import Embedder, GenerationRequest, Generator
+from assistant.records import Chunk
+from assistant.text.subjects import base_subject
+from assistant.ttrag.compute.summarize.plan import DETAIL_BUDGET, GIST_BUDGET, Planned, reading_plan
+from assistant.ttrag.compute.summarize.request import Form, SummaryRequest
+from assistant.ttrag.compute.summarize.structure import ABSTRACT, Kind, document_kind, title_of, title_page
+from assistant.ttrag.compute.summarize.support import supported_by
+from assistant.ttrag.context import Context
+from assistant.ttrag.grounding import terms
+from assistant.ttrag.prompts import (
+    SUMMARY_SLOTS,
+    SYSTEM,
+    summary_plan_prompt,
+    summary_points_prompt,
+    summary_points_schema,
+)
+
+MAX_MAP_CALLS = 4  # map calls for "in detail" (each ~the gist's cost)
+GIST_BULLETS = 3
+DETAIL_BULLETS_PER_CALL = 3
+
+
+@dataclass(frozen=True)
+class Bullet:
+    """One statement of a summary and the passages (1-based, as read) that support it."""
+
+    text: str
+    cites: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A finished summary: ``text`` as shown (bullets or sentences, each ending in ``[n]`` markers),
+    the passages cited (numbered as in the markers, in order of first citation), the bullets kept (their
+    ``cites`` in the same numbering), the statements dropped as not supported by the passage they cite, and
+    the reading plan (every passage read)."""
+
+    text: str
+    passages: tuple[Chunk, ...]
+    bullets: tuple[Bullet, ...]
+    dropped: tuple[str, ...]
+    plan: tuple[Planned, ...]
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
+_MARK = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+_PAGE_NOTE = re.compile(r"\s*\((?:p\.|page)\s*\d+\)", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def _statements(text: str, form: Form) -> list[tuple[str, list[int]]]:
+    """(statement without markers, cited passage numbers) for each bullet or sentence of a reply."""
+    out = []
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    pieces: list[str] = []
+    for ln in lines:
+        ln = _BULLET.sub("", ln).strip()
+        pieces.extend(_SENTENCE.split(ln) if form == "sentences" else [ln])
+    for p in pieces:
+        cites = [int(n) for m in _MARK.finditer(p) for n in m.group(1).split(",")]
+        body = _PAGE_NOTE.sub("", _MARK.sub("", p)).strip(" :-")
+        if len(body.split()) >= 3 and not body.lower().startswith(("here is", "here are", "summary")):
+            out.append((body, cites))
+    return out
+
+
+class _Numbers:
+    """Source numbers in order of first citation: the passages a summary cites become [1], [2], ... and
+    the passages read but not cited are not listed (a reader shown eight sources for three bullets cannot
+    tell why five are there)."""
+
+    def __init__(self) -> None:
+        self.new: dict[int, int] = {}
+
+    def __call__(self, cites: Sequence[int]) -> tuple[int, ...]:
+        return tuple(dict.fromkeys(self.new.setdefault(n, len(self.new) + 1) for n in cites))
+
+
+def _render(bullets: Sequence[Bullet], form: Form, numbers: _Numbers) -> str:
+    marks = ["".join(f"[{n}]" for n in numbers(b.cites)) for b in bullets]
+    if form == "sentences":
+        return " ".join(f"{b.text.rstrip('.')}. {m}".strip() for b, m in zip(bullets, marks, strict=True))
+    return "\n".join(f"- {b.text} {m}".rstrip() for b, m in zip(bullets, marks, strict=True))
+
+
+def _extractive(passages: Sequence[Chunk], n: int) -> list[Bullet]:
+    """The first real sentence of the first ``n`` passages that have one (supported by construction)."""
+    out = []
+    for i, c in enumerate(passages, 1):
+        for s, e in sentence_spans(c.text):
+            sentence = re.sub(r"[#*]+", "", c.text[s:e]).strip()
+            if len(sentence.split()) >= 6 and _is_sentence(sentence):
+                out.append(Bullet(sentence, (i,)))
+                break
+        if len(out) >= n:
+            break
+    return out
+
+
+def _is_sentence(text: str) -> bool:
+    """Running text rather than a heading or a title line: mostly lower-case letters, ending in a full stop
+    (or 12 words or more)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    lower = sum(ch.islower() for ch in letters) >= 0.6 * max(1, len(letters))
+    return lower and (text.rstrip().endswith((".", "!", "?", ".)", '."')) or len(text.split()) >= 12)
+
+
+def _same(a: str, b: str) -> bool:
+    ta, tb = terms(a), terms(b)
+    return bool(ta and tb) and len(ta & tb) / min(len(ta), len(tb)) >= 0.8
+
+
+def _write(generator: Generator, passages: Sequence[Chunk], kind: Kind, request: SummaryRequest, n: int,
+           purpose: str) -> list[tuple[str, list[int]]]:
+    """The model's statements with the passage numbers each cites (not yet checked)."""
+    prompt = summary_plan_prompt(passages, kind=kind, focus=request.focus, n=n, form=request.form)
+    reply = generator.complete(GenerationRequest(SYSTEM, prompt, max_tokens=40 * n + 30, purpose=purpose))
+    return _statements(reply, request.form)[:n]
+
+
+def gist_slots(passages: Sequence[Chunk], kind: Kind) -> list[str]:
+    """What each point of the whole-document gist states (:data:`~assistant.ttrag.prompts.SUMMARY_SLOTS` by
+    kind). A mailbox of separate messages (more than one subject, "Re:" aside) gets a point per message
+    read, up to :data:`GIST_BULLETS`: "what the message in passage [2] (from Alexandre Julliard) announces
+    or asks"."""
+    if kind == "email":
+        messages = []
+        for n, c in enumerate(passages, 1):
+            subject = re.search(r"^Subject:\s*(.+)$", c.text, re.M)
+            sender = re.search(r"^From:\s*(.+?)\s*(?:<[^>]*>)?\s*$", c.text, re.M)
+            if subject:
+                messages.append((n, base_subject(subject.group(1)), sender.group(1).strip('" ') if sender else ""))
+        if len({m[1] for m in messages}) > 1:
+            return [f"what the message in passage [{n}]" + (f" (from {who})" if who else "") +
+                    " announces or asks, with its main details" for n, _s, who in messages[:GIST_BULLETS]]
+    if kind == "report" and any(ABSTRACT.match(c.text.lstrip()) for c in passages):
+        return list(SUMMARY_SLOTS["paper"])
+    return list(SUMMARY_SLOTS.get(kind, SUMMARY_SLOTS["document"]))
+
+
+_POINT_SENTENCE = re.compile(r'"sentence"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"passage"\s*:\s*(\d+)')
+
+
+def focus_slots(focus: str) -> list[str]:
+    """The points of a summary of one topic ("termination provisions"): what may or must be done and by
+    whom, its conditions (notice, period, amount), and what follows from it."""
+    return [f"what the passages say about {focus}: what may or must be done, and by whom",
+            f"the conditions of {focus}: the notice, period or amount, exactly as written",
+            f"what follows from {focus}: its consequences or the steps after it"]
+
+
+def _write_points(generator: Generator, passages: Sequence[Chunk], slots: Sequence[str]) -> list[tuple[str, list[int]]]:
+    """A gist as named points, one per slot (:func:`gist_slots`, :func:`focus_slots`), decoded under
+    :func:`~assistant.ttrag.prompts.summary_points_schema` (one call). A reply cut short by the token limit
+    keeps its complete points."""
+    prompt = summary_points_prompt(passages, slots)
+    reply = generator.complete(GenerationRequest(SYSTEM, prompt, max_tokens=60 * len(slots) + 40,
+                                                 json_schema=summary_points_schema(len(slots)), purpose="summary"))
+    out = []
+    for m in _POINT_SENTENCE.finditer(reply):
+        try:
+            sentence = json.loads(f'"{m.group(1)}"')
+        except ValueError:
+            continue
+        body = _PAGE_NOTE.sub("", _MARK.sub("", sentence)).strip(" :-")
+        marked = [int(n) for k in _MARK.finditer(sentence) for n in k.group(1).split(",")]  # "[3][5]" in the text
+        if len(body.split()) >= 3:
+            out.append((body, list(dict.fromkeys([*marked, int(m.group(2))]))))
+    return out
+
+
+def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, embedder: Embedder | None = None,
+              on_text: Callable[[str], None] = lambda s: None,
+              on_progress: Callable[[int, int], None] = lambda done, total: None,
+              note: Callable[..., None] = lambda stage, **detail: None) -> Summary:
+    """Summarize the context's documents (or the part ``request.focus`` names).
+
+    Args:
+        ctx: the session's context.
+        request: focus, length (gist of :data:`GIST_BULLETS` bullets, or ``detail``: up to
+            :data:`MAX_MAP_CALLS` map calls of :data:`DETAIL_BULLETS_PER_CALL`) and form.
+        generator: the LLM (its ``stream`` may raise :class:`~assistant.errors.Cancelled`).
+        embedder: pre-filter embeddings for a focus (None: BM25 alone).
+        on_text: receives the summary, one checked bullet at a time.
+        on_progress: ``(calls done, calls planned)``.
+        note: trace events (``summary_plan``, ``summary_check``).
+
+    Returns:
+        The :class:`Summary`. Statements not supported by the passage they cite are dropped (listed in
+        ``dropped``); if none is left, the openings of the planned passages are shown.
+
+    Raises:
+        Cancelled: the generator was cancelled.
+        ModelError: the model failed.
+    """
+    calls = MAX_MAP_CALLS if request.detail else 1
+    budget = (DETAIL_BUDGET * calls) if request.detail else GIST_BUDGET
+    plan = reading_plan(ctx, request, embedder=embedder, budget=budget)
+    passages = [p.chunk for p in plan]
+    note("summary_plan", passages=[{"role": p.role, "chunk": p.chunk.id, "page": p.chunk.page,
+                                    "chars": len(p.chunk.text), "text": p.chunk.text[:60]} for p in plan])
+    if not passages:
+        return Summary("", (), (), (), ())
+    kinds = {document_kind(d) for d in ctx.documents if d.source in {c.source for c in passages}}
+    kind: Kind = kinds.pop() if len(kinds) == 1 else "document"
+    groups = _groups(passages, DETAIL_BUDGET) if request.detail else [list(range(len(passages)))]
+    groups = groups[:calls]
+    per_call = DETAIL_BULLETS_PER_CALL if request.detail else GIST_BULLETS
+    kept: list[Bullet] = []
+    dropped: list[str] = []
+    shown = 0
+    numbers = _Numbers()
+    lead = _lead(ctx, passages, request)
+    if lead:
+        on_text(lead + "\n")
+    on_progress(0, len(groups))
+    for g, members in enumerate(groups):
+        local = [passages[i] for i in members]
+        if request.detail:
+            replies = _write(generator, local, kind, request, per_call, "summary" if g == 0 else "summary_map")
+        else:
+            replies = _write_points(generator, local, focus_slots(request.focus) if request.focus else
+                                    gist_slots(local, kind))
+        for statement, cites in replies:
+            support = supported_by(statement, local, cites)
+            if not support:
+                dropped.append(statement)
+                continue
+            bullet = Bullet(statement, tuple(members[n - 1] + 1 for n in support))
+            if any(_same(bullet.text, k.text) for k in kept):
+                continue
+            kept.append(bullet)
+        if request.form == "bullets":  # show what is checked so far; later groups append
+            text = _render(kept[shown:], request.form, numbers)
+            if text:
+                on_text(("\n" if shown else "") + text)
+                shown = len(kept)
+        on_progress(g + 1, len(groups))
+    note("summary_check", kept=len(kept), dropped=dropped)
+    if not kept:
+        kept = _extractive(passages, per_call)
+        note("summary_check", extractive=len(kept))
+        shown = 0
+    elif not request.detail and not request.focus and request.form == "bullets" and len(kept) < per_call:
+        # the small model often writes one bullet from a plan of several parts (the DOJ handbook: 1 of 3);
+        # the parts it left out are shown by their opening sentence, quoted, so the gist still covers them
+        cited = {n for b in kept for n in b.cites}
+        unused = [c if i not in cited else replace(c, text="") for i, c in enumerate(passages, 1)]
+        extra = [b for b in _extractive(unused, len(passages)) if not any(_same(b.text, k.text) for k in kept)]
+        extra = extra[:per_call - len(kept)]
+        kept += extra
+        note("summary_check", extractive=len(extra))
+    if request.form == "sentences" or shown < len(kept):
+        if shown == 0:
+            on_text(_render(kept, request.form, numbers))
+        else:
+            on_text("\n" + _render(kept[shown:], request.form, numbers))
+    text = (lead + "\n" if lead else "") + _render(kept, request.form, numbers)
+    order = sorted(numbers.new, key=numbers.new.__getitem__)
+    return Summary(text, tuple(passages[n - 1] for n in order), tuple(Bullet(b.text, numbers(b.cites)) for b in kept),
+                   tuple(dropped), tuple(plan))
+
+
+def _lead(ctx: Context, passages: Sequence[Chunk], request: SummaryRequest) -> str:
+    """The line that says what is summarized (bullets only): "<title> (<file>, <n> pages)", with the focus."""
+    if request.form != "bullets":
+        return ""
+    sources = list(dict.fromkeys(c.source for c in passages))
+    docs = [d for d in ctx.documents if d.source in sources]
+    parts = []
+    for d in docs[:3]:
+        pages = {s.page for s in d.segments if s.page}
+        size = f", {len(pages)} pages" if len(pages) > 1 else ""
+        title = title_page(d) if document_kind(d) in ("contract", "report") else title_of(d)
+        parts.append(f"{title} ({d.source.rsplit('/', 1)[-1]}{size})")
+    lead = "; ".join(parts)
+    return f"{lead}, on {request.focus}:" if request.focus else f"{lead}:"
+
+
+def _groups(passages: Sequence[Chunk], budget: int) -> list[list[int]]:
+    """Consecutive passages packed into groups of at most ``budget`` characters (a passage alone may
+    exceed it)."""
+    groups: list[list[int]] = [[]]
+    size = 0
+    for i, c in enumerate(passages):
+        if groups[-1] and size + len(c.text) > budget:
+            groups.append([])
+            size = 0
+        groups[-1].append(i)
+        size += len(c.text)
+    return groups
