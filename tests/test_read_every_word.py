@@ -1,0 +1,161 @@
+"""Every word a person can see: Word's list numbers, the mail alternative a client shows, files read by
+their content rather than their name, merged spreadsheet cells, and empty files named as such.
+
+Each kind has a test on a small file built here and, where one exists, the reproducer in
+``../shared/bug-inputs`` (skipped when absent).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import shared_data
+
+from assistant.documents import extract
+from assistant.documents.docx_numbering import format_number
+
+BUG_INPUTS = shared_data().parent / "bug-inputs"
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def bug_input(*parts: str) -> Path:
+    path = BUG_INPUTS.joinpath(*parts)
+    if not path.is_file():
+        pytest.skip(f"bug input not present at {path}")
+    return path
+
+
+# --- 1. Word's automatic list numbers -------------------------------------------------------------
+
+def _numbered_docx(path: Path, body: str, numbering: str, styles: str = "") -> Path:
+    """A hand-written .docx with a numbering part (and a styles part when ``styles`` is given)."""
+    parts = {"numbering.xml": ("numbering", f'<w:numbering xmlns:w="{W}">{numbering}</w:numbering>')}
+    if styles:
+        parts["styles.xml"] = ("styles", f'<w:styles xmlns:w="{W}">{styles}</w:styles>')
+    rels = "".join(f'<Relationship Id="rId{i}" Type="{REL}/{kind}" Target="{name}"/>'
+                   for i, (name, (kind, _)) in enumerate(parts.items(), start=1))
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("[Content_Types].xml",
+                    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+                    '<Default Extension="xml" ContentType="application/xml"/></Types>')
+        zf.writestr("_rels/.rels",
+                    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                    f'<Relationship Id="rId1" Type="{REL}/officeDocument" Target="word/document.xml"/>'
+                    '</Relationships>')
+        zf.writestr("word/_rels/document.xml.rels",
+                    f'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{rels}'
+                    '</Relationships>')
+        zf.writestr("word/document.xml", f'<w:document xmlns:w="{W}"><w:body>{body}</w:body></w:document>')
+        for name, (_, xml) in parts.items():
+            zf.writestr(f"word/{name}", xml)
+    return path
+
+
+def _lvl(ilvl: int, fmt: str, text: str, start: int = 1, extra: str = "") -> str:
+    return (f'<w:lvl w:ilvl="{ilvl}"><w:start w:val="{start}"/><w:numFmt w:val="{fmt}"/>'
+            f'<w:lvlText w:val="{text}"/>{extra}</w:lvl>')
+
+
+def _item(text: str, num: int | None = None, ilvl: int | None = None, style: str | None = None) -> str:
+    props = f'<w:pStyle w:val="{style}"/>' if style else ""
+    if num is not None:
+        props += "<w:numPr>" + (f'<w:ilvl w:val="{ilvl}"/>' if ilvl is not None else "") + \
+            f'<w:numId w:val="{num}"/></w:numPr>'
+    return f'<w:p><w:pPr>{props}</w:pPr><w:r><w:t xml:space="preserve">{text}</w:t></w:r></w:p>'
+
+
+CLAUSES = (_lvl(0, "decimal", "%1.") + _lvl(1, "decimal", "%1.%2") + _lvl(2, "lowerLetter", "(%3)")
+           + _lvl(3, "lowerRoman", "%4)") + _lvl(4, "upperLetter", "%5.") + _lvl(5, "upperRoman", "%6"))
+
+
+def test_docx_list_numbers_levels_formats_and_restarts(tmp_path: Path) -> None:
+    numbering = (f'<w:abstractNum w:abstractNumId="0">{CLAUSES}</w:abstractNum>'
+                 f'<w:abstractNum w:abstractNumId="1">{_lvl(0, "decimal", "Article %1", start=7)}</w:abstractNum>'
+                 '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>'
+                 '<w:num w:numId="2"><w:abstractNumId w:val="0"/></w:num>'  # continues list 1
+                 '<w:num w:numId="3"><w:abstractNumId w:val="0"/>'  # a restarted list
+                 '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>'
+                 '<w:num w:numId="4"><w:abstractNumId w:val="1"/></w:num>')
+    body = "".join([
+        _item("Payment", 1, 0), _item("Invoices are due in 30 days.", 1, 1), _item("Late payments", 1, 1),
+        _item("carry interest", 1, 2), _item("of 4 percent", 1, 2), _item("first sub-item", 1, 3),
+        _item("second sub-item", 1, 3), _item("upper letter", 1, 4), _item("upper roman", 1, 5),
+        _item("", 1, 1),  # an empty numbered paragraph is counted (Word shows its number) but not read
+        _item("Termination", 2, 0), _item("Either party may terminate.", 2, 1),
+        _item("Not numbered"), _item("Removed from the list", 0, 0),
+        _item("A new list", 3, 0), _item("its first clause", 3, 1), _item("Scope", 4, 0), _item("Term", 4, 0)])
+    doc = extract(_numbered_docx(tmp_path / "terms.docx", body, numbering))
+    assert doc.text.splitlines() == [
+        "1. Payment", "1.1 Invoices are due in 30 days.", "1.2 Late payments", "(a) carry interest",
+        "(b) of 4 percent", "i) first sub-item", "ii) second sub-item", "A. upper letter", "I upper roman",
+        "2. Termination", "2.1 Either party may terminate.", "Not numbered", "Removed from the list",
+        "1. A new list", "1.1 its first clause", "Article 7 Scope", "Article 8 Term"]
+
+
+def test_docx_list_numbers_legal_restart_and_bullets(tmp_path: Path) -> None:
+    numbering = ('<w:abstractNum w:abstractNumId="0">'
+                 + _lvl(0, "upperRoman", "%1.") + _lvl(1, "decimal", "%1.%2", extra="<w:isLgl/>")
+                 + _lvl(2, "decimal", "%3.", extra='<w:lvlRestart w:val="0"/>') + "</w:abstractNum>"
+                 '<w:abstractNum w:abstractNumId="1">'
+                 '<w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/><w:lvlText w:val="\uf0b7"/></w:lvl>'
+                 '<w:lvl w:ilvl="1"><w:numFmt w:val="bullet"/><w:lvlText w:val="o"/></w:lvl></w:abstractNum>'
+                 '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>'
+                 '<w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>')
+    body = "".join([_item("Scope", 1, 0), _item("Goods", 1, 1), _item("step", 1, 2), _item("Price", 1, 0),
+                    _item("Currency", 1, 1), _item("step", 1, 2), _item("Symbol-font bullet", 2, 0),
+                    _item("Letter o bullet", 2, 1)])
+    doc = extract(_numbered_docx(tmp_path / "legal.docx", body, numbering))
+    # isLgl: "II.1", not "II.1" in roman; lvlRestart 0: level 3 never restarts
+    assert doc.text.splitlines() == ["I. Scope", "1.1 Goods", "1. step", "II. Price", "2.1 Currency", "2. step",
+                                     "\u2022 Symbol-font bullet", "o Letter o bullet"]
+
+
+def test_docx_list_numbers_from_the_paragraph_style(tmp_path: Path) -> None:
+    sub_level = _lvl(1, "lowerLetter", "(%2)", extra='<w:pStyle w:val="Sub"/>')
+    numbering = (f'<w:abstractNum w:abstractNumId="0">{_lvl(0, "decimal", "%1.")}{sub_level}</w:abstractNum>'
+                 '<w:num w:numId="5"><w:abstractNumId w:val="0"/></w:num>')
+    styles = ('<w:style w:type="paragraph" w:styleId="Clause"><w:name w:val="Clause"/>'
+              '<w:pPr><w:numPr><w:numId w:val="5"/></w:numPr></w:pPr></w:style>'
+              '<w:style w:type="paragraph" w:styleId="Clause2"><w:name w:val="Clause 2"/>'
+              '<w:basedOn w:val="Clause"/></w:style>'
+              '<w:style w:type="paragraph" w:styleId="Sub"><w:name w:val="Sub"/><w:basedOn w:val="Clause"/></w:style>')
+    body = "".join([_item("Delivery", style="Clause"), _item("Risk", style="Clause2"), _item("on loading", style="Sub"),
+                    _item("Own level", 5, 1, style="Clause")])
+    doc = extract(_numbered_docx(tmp_path / "styled.docx", body, numbering, styles))
+    assert doc.text.splitlines() == ["1. Delivery", "2. Risk", "(a) on loading", "(b) Own level"]
+
+
+def test_docx_written_by_python_docx_list_styles(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    for text in ("Order the parts", "Check the invoice", "Pay within 30 days"):
+        document.add_paragraph(text, style="List Number")
+    document.add_paragraph("Spare parts", style="List Bullet")
+    path = tmp_path / "steps.docx"
+    document.save(str(path))
+    assert extract(path).text.splitlines() == ["1. Order the parts", "2. Check the invoice", "3. Pay within 30 days",
+                                               "\u2022 Spare parts"]
+
+
+@pytest.mark.parametrize(("value", "fmt", "shown"), [
+    (4, "lowerRoman", "iv"), (1994, "upperRoman", "MCMXCIV"), (28, "lowerLetter", "bb"), (3, "upperLetter", "C"),
+    (7, "decimalZero", "07"), (2, "ordinal", "2nd"), (12, "ordinal", "12th"), (5, "none", ""),
+    (9, "chineseCounting", "9")])
+def test_number_formats(value: int, fmt: str, shown: str) -> None:
+    assert format_number(value, fmt) == shown
+
+
+def test_docx_numbered_clauses_bug_input() -> None:
+    lines = extract(bug_input("docx-numbered-clauses", "terms.docx")).text.splitlines()
+    for line in ("1. Payment", "1.1 Invoices are due within 30 days of delivery.",
+                 "1.2 Late payments carry interest of 4 percent per year.", "2. Termination",
+                 "2.1 Either party may terminate with 90 days written notice.",
+                 "2.2 The supplier may terminate immediately if:", "(a) invoices remain unpaid for 60 days; or",
+                 "(b) the customer becomes insolvent."):
+        assert line in lines
+    assert "Notices under clause 2.1 must be sent by registered post." in lines  # typed, not numbered
