@@ -8,6 +8,7 @@ Each kind has a test on a small file built here and, where one exists, the repro
 from __future__ import annotations
 
 import zipfile
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from conftest import shared_data
 
 from assistant.documents import extract
 from assistant.documents.docx_numbering import format_number
+from assistant.documents.mime.parse import parse_message
 
 BUG_INPUTS = shared_data().parent / "bug-inputs"
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -159,3 +161,52 @@ def test_docx_numbered_clauses_bug_input() -> None:
                  "(b) the customer becomes insolvent."):
         assert line in lines
     assert "Notices under clause 2.1 must be sent by registered post." in lines  # typed, not numbered
+
+
+# --- 2. the mail alternative a client shows --------------------------------------------------------
+
+def _alternative(plain: str, html: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "office@example.org", "crew@example.org", "Site visit"
+    msg.set_content(plain)
+    msg.add_alternative(html, subtype="html")
+    return msg.as_bytes()
+
+
+def test_mail_alternative_the_last_is_read_and_a_differing_one_named(tmp_path: Path) -> None:
+    raw = _alternative("The visit is on Tuesday at 10:00 in Hall 2.\n",
+                       "<p>The visit is on <b>Wednesday at 14:30</b> in Hall 5.</p>")
+    message = parse_message(raw)
+    assert "Wednesday at 14:30 in Hall 5" in message.body and "Tuesday" not in message.body
+    assert "text/plain alternative (part 1 of 2)" in message.body  # a note, so nothing goes silently
+    path = tmp_path / "visit.eml"
+    path.write_bytes(raw)
+    doc = extract(path)
+    assert "Wednesday at 14:30" in doc.text and "Tuesday" not in doc.text
+    assert any("text/plain alternative (part 1 of 2)" in p for p in doc.problems)
+
+
+def test_mail_alternatives_that_agree_need_no_note() -> None:
+    raw = _alternative("Hello Ana,\n\nthe *report* is ready: https://example.org/r/77 (see the [image: chart]).\n",
+                       "<p>Hello Ana,</p><p>the <b>report</b> is <a href='https://example.org/r/77'>ready</a> "
+                       "(see the <img alt='chart' src='cid:c1'>).</p>")
+    message = parse_message(raw)
+    assert "Left out" not in message.body and not any("alternative" in d for d in message.defects)
+    assert message.body.startswith("Hello Ana,")
+
+
+def test_mail_alternative_without_text_is_passed_over() -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "a@example.org", "b@example.org", "Meeting"
+    msg.set_content("Planning meeting on Friday at 9.")
+    msg.add_alternative("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", subtype="calendar")
+    message = parse_message(msg.as_bytes())
+    assert message.body == "Planning meeting on Friday at 9."
+    assert [a.content_type for a in message.attachments] == ["text/calendar"]  # still read as an invitation
+
+
+def test_mail_alternative_bug_input() -> None:
+    doc = extract(bug_input("eml-alternative-differ", "visit.eml"))
+    assert "Wednesday at 14:30" in doc.text and "Hall 5" in doc.text
+    assert "Tuesday" not in doc.text
+    assert any("text/plain" in problem for problem in doc.problems)
