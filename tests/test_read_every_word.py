@@ -17,6 +17,7 @@ from conftest import shared_data
 from assistant.documents import extract
 from assistant.documents.docx_numbering import format_number
 from assistant.documents.mime.parse import parse_message
+from assistant.errors import InputError
 
 BUG_INPUTS = shared_data().parent / "bug-inputs"
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -210,3 +211,73 @@ def test_mail_alternative_bug_input() -> None:
     assert "Wednesday at 14:30" in doc.text and "Hall 5" in doc.text
     assert "Tuesday" not in doc.text
     assert any("text/plain" in problem for problem in doc.problems)
+
+
+# --- 3. a file is read by its content, its name only a hint ----------------------------------------
+
+def test_pdf_named_docx_is_read_as_pdf(tmp_path: Path) -> None:
+    from pdfgen import LINE, text_pdf
+
+    path = text_pdf(tmp_path / "minutes.pdf", pages=2, lines_per_page=2).rename(tmp_path / "minutes.docx")
+    doc = extract(path)
+    assert LINE.format(n=2) in doc.text and [s.page for s in doc.segments] == [1, 2]
+
+
+def test_office_files_under_each_others_names(tmp_path: Path) -> None:
+    import docx
+    import openpyxl
+
+    document = docx.Document()
+    document.add_paragraph("Harbour crane inspection passed on 4 May.")
+    document.save(str(tmp_path / "report.xlsx"))
+    book = openpyxl.Workbook()
+    book.active.append(["Crane", "Load limit"])
+    book.save(str(tmp_path / "limits.docx"))
+    assert "Harbour crane inspection passed" in extract(tmp_path / "report.xlsx").text
+    assert "Crane | Load limit" in extract(tmp_path / "limits.docx").text
+    (tmp_path / "report.xlsx").rename(tmp_path / "report.bin")  # a name that says nothing
+    assert "Harbour crane inspection passed" in extract(tmp_path / "report.bin").text
+
+
+def test_text_formats_saved_under_binary_names(tmp_path: Path) -> None:
+    page = tmp_path / "stock.xls.xlsx"  # web exports: an HTML table saved as a spreadsheet
+    page.write_text("<html><body><table><tr><td>Valve</td><td>41</td></tr></table></body></html>")
+    assert extract(page).text.strip() == "Valve\t41"
+    rtf = tmp_path / "letter.doc"
+    rtf.write_text(r"{\rtf1\ansi Dear Ana, the parts ship on Monday.\par}")
+    assert "the parts ship on Monday" in extract(rtf).text
+    mail = tmp_path / "forwarded.pdf"
+    mail.write_text("From: ana@example.org\nTo: kai@example.org\nSubject: Parts\n\nThe parts ship on Monday.\n")
+    assert "The parts ship on Monday." in extract(mail).text
+
+
+def test_attachment_read_by_its_content(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("The quote is valid until 30 June.")
+    document.save(str(tmp_path / "quote.docx"))
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "a@example.org", "b@example.org", "Quote"
+    msg.set_content("Quote attached.")
+    msg.add_attachment((tmp_path / "quote.docx").read_bytes(), maintype="application", subtype="pdf",
+                       filename="quote.pdf")
+    (tmp_path / "quote.eml").write_bytes(msg.as_bytes())
+    doc = extract(tmp_path / "quote.eml")
+    assert "The quote is valid until 30 June." in doc.text and not doc.problems
+
+
+def test_corrupt_files_still_say_so(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.docx"
+    broken.write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)
+    with pytest.raises(InputError, match=r"broken.docx: corrupt or not a Word document"):
+        extract(broken)
+    notes = tmp_path / "notes.pdf"  # plain text shows no format of its own: the name's format is refused
+    notes.write_text("Plain notes saved with the wrong name.\n")
+    with pytest.raises(InputError, match=r"notes.pdf: corrupt or not a PDF"):
+        extract(notes)
+
+
+def test_wrong_extension_bug_input() -> None:
+    doc = extract(bug_input("wrong-extension", "minutes.docx"))
+    assert doc.segments[0].page == 1 and len(doc.text.split()) > 20  # read as the PDF it is

@@ -27,6 +27,7 @@ from assistant.errors import InputError
 from assistant.records import Segment
 
 ROWS_PER_SEGMENT = 50
+_OPENPYXL_SUFFIXES = (".xlsx", ".xlsm", ".xltx", ".xltm")
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 NOT_COMPUTED = "(formula; value not computed)"
 # The end of a formula (``</f>`` or a self-closed shared ``<f .../>``) not followed by a cached value:
@@ -150,7 +151,10 @@ class XlsxExtractor(Extractor):
         package = decrypted_office(path, "Excel workbook") if encrypted_office(path) else None
 
         def source() -> Any:  # a fresh stream per workbook opened: the formula pass opens it again
-            return io.BytesIO(package) if package is not None else str(path)
+            if package is not None:
+                return io.BytesIO(package)
+            # openpyxl refuses a file name with another suffix (a workbook named .docx is still one)
+            return str(path) if path.suffix.lower() in _OPENPYXL_SUFFIXES else io.BytesIO(path.read_bytes())
 
         with warnings.catch_warnings():
             # openpyxl warns about features it drops (data validation, default styles): not our concern.
