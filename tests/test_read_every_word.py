@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import shared_data
 
-from assistant.documents import extract
+from assistant.documents import extract, read_many
 from assistant.documents.docx_numbering import format_number
 from assistant.documents.mime.parse import parse_message
 from assistant.errors import InputError
@@ -281,3 +281,25 @@ def test_corrupt_files_still_say_so(tmp_path: Path) -> None:
 def test_wrong_extension_bug_input() -> None:
     doc = extract(bug_input("wrong-extension", "minutes.docx"))
     assert doc.segments[0].page == 1 and len(doc.text.split()) > 20  # read as the PDF it is
+
+
+# --- 5. empty files ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["a.pdf", "a.docx", "a.xlsx", "a.pptx", "a.eml", "a.mbox", "a.txt", "a.html",
+                                  "a.zip", "a.csv", "a.odt", "a.msg", "a.doc", "a.rtf", "a.ics", "a.xyz"])
+def test_empty_file_is_named_empty_whatever_its_format(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"")
+    with pytest.raises(InputError) as caught:
+        extract(path)
+    assert caught.value.reason == "empty file (0 bytes)" and str(caught.value) == f"{path}: empty file (0 bytes)"
+
+
+def test_empty_attachment_is_named_empty(tmp_path: Path) -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "a@example.org", "b@example.org", "Forms"
+    msg.set_content("Two forms attached.")
+    msg.add_attachment(b"", maintype="application", subtype="pdf", filename="form.pdf")
+    (tmp_path / "forms.eml").write_bytes(msg.as_bytes())
+    failures = read_many([tmp_path / "forms.eml"]).failures
+    assert [(f.source, f.reason) for f in failures] == [(f"{tmp_path / 'forms.eml'}/form.pdf", "empty file (0 bytes)")]

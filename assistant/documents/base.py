@@ -31,6 +31,7 @@ from assistant.records import Document, Progress, Segment
 
 SEGMENT_GAP = "\n\n"
 HEAD_BYTES = 4096  # what format sniffing looks at
+EMPTY_FILE = "empty file (0 bytes)"
 ProgressCallback = Callable[[Progress], None]
 #: Asked for the password of a password-protected file: ``(file name, wrong)`` -> the password, or None to
 #: leave the file unread. ``wrong`` is True when the password given before was refused. Asked only for the
@@ -221,6 +222,9 @@ def nested_segments(name: str, data: bytes, *, label: str = "attachment",
     run = _RUN.get()
     if run is None:
         raise RuntimeError("nested_segments() is only valid while extract() runs")
+    if not data:
+        report(EMPTY_FILE, name)
+        return
     extractor, kind = _extractor_for(name, content_type, data[:HEAD_BYTES], data)
     if extractor is None:
         report(f"unsupported: {kind}", name)
@@ -293,6 +297,8 @@ def _extract(path: Path, limits: Limits, progress: ProgressCallback | None,
             size = path.stat().st_size
     except OSError as exc:
         raise InputError(name, f"cannot be read ({exc.strerror})") from exc
+    if size == 0:  # whatever the name says: no reader can find a fault in a file with nothing in it
+        raise InputError(name, EMPTY_FILE)
     extractor, kind = _extractor_for(name, head=head, whole=path)
     if extractor is None:
         raise InputError(name, f"unsupported: {kind} (supported: {', '.join(supported_suffixes())})")
