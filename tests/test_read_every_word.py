@@ -7,6 +7,7 @@ Each kind has a test on a small file built here and, where one exists, the repro
 
 from __future__ import annotations
 
+import time
 import zipfile
 from email.message import EmailMessage
 from pathlib import Path
@@ -281,6 +282,50 @@ def test_corrupt_files_still_say_so(tmp_path: Path) -> None:
 def test_wrong_extension_bug_input() -> None:
     doc = extract(bug_input("wrong-extension", "minutes.docx"))
     assert doc.segments[0].page == 1 and len(doc.text.split()) > 20  # read as the PDF it is
+
+
+# --- 4. merged spreadsheet cells -------------------------------------------------------------------
+
+def test_xlsx_merged_cells_show_their_value_in_every_cell(tmp_path: Path) -> None:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Rota"
+    for row in (["Region", "Q1", None, "Q2", None], [None, "Jan", "Feb", "Apr", "May"],
+                ["North", 10, 12, 8, 9], [None, 11, 13, 7, 6], ["South", 5, 6, 7, 8]):
+        sheet.append(row)
+    sheet.merge_cells("B1:C1")
+    sheet.merge_cells("D1:E1")
+    sheet.merge_cells("A1:A2")
+    sheet.merge_cells("A3:A4")
+    path = tmp_path / "rota.xlsx"
+    book.save(str(path))
+    assert extract(path).text.splitlines() == ["Region | Q1 | Q1 | Q2 | Q2", "Region | Jan | Feb | Apr | May",
+                                               "North | 10 | 12 | 8 | 9", "North | 11 | 13 | 7 | 6",
+                                               "South | 5 | 6 | 7 | 8"]
+
+
+def test_xlsx_large_sheet_with_a_merge_stays_streaming(tmp_path: Path) -> None:
+    import openpyxl
+
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet("Log")
+    for n in range(20_000):
+        sheet.append([f"entry {n}", n, n * 2, "ok"])
+    book.save(str(tmp_path / "plain.xlsx"))
+    merged = openpyxl.load_workbook(tmp_path / "plain.xlsx")
+    merged["Log"].merge_cells("A19998:A20000")
+    merged.save(str(tmp_path / "merged.xlsx"))
+    start = time.perf_counter()
+    plain = extract(tmp_path / "plain.xlsx").text
+    plain_s = time.perf_counter() - start
+    start = time.perf_counter()
+    text = extract(tmp_path / "merged.xlsx").text
+    merged_s = time.perf_counter() - start
+    assert text.splitlines()[-2:] == ["entry 19997 | 19998 | 39996 | ok", "entry 19997 | 19999 | 39998 | ok"]
+    assert len(text.splitlines()) == len(plain.splitlines())
+    assert merged_s < 2 * plain_s + 1.0  # the merge list is read from the sheet's XML, not a full load
 
 
 # --- 5. empty files ----------------------------------------------------------------------------------
