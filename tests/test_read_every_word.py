@@ -1,8 +1,8 @@
 """Every word a person can see: Word's list numbers, the mail alternative a client shows, files read by
 their content rather than their name, merged spreadsheet cells, and empty files named as such.
 
-Each kind has a test on a small file built here and, where one exists, the reproducer in
-``../shared/bug-inputs`` (skipped when absent).
+Each kind has a test on a small file built here and, where one exists, the shared bug-input reproducer
+(skipped when absent).
 """
 
 from __future__ import annotations
