@@ -73,7 +73,7 @@ def _zip_kind(whole: Path | bytes) -> str:
 
 def _ole_kind(whole: Path | bytes) -> str | None:
     try:
-        import olefile  # comes with msoffcrypto-tool
+        import olefile
 
         with olefile.OleFileIO(whole if isinstance(whole, bytes) else str(whole)) as ole:
             streams = {"/".join(entry).lower() for entry in ole.listdir(streams=True, storages=True)}
