@@ -163,8 +163,11 @@ class Attachment:
 class Message:
     """One parsed email (RFC 5322 / MIME). Addresses are display strings such as ``Bob <bob@x.org>``.
 
-    ``text`` is the text/plain body; ``html_text`` is the text/html body converted to text; ``defects``
-    names what was wrong with broken MIME (parsing never fails); ``raw`` is the exact original bytes.
+    ``text`` is the text/plain body; ``html_text`` is the text/html body converted to text; ``shown`` is
+    the body a mail client shows: of a multipart/alternative its last readable alternative (RFC 2046
+    §5.1.4), with a note naming an alternative left out that says something else ('' when unknown);
+    ``defects`` names what was wrong with broken MIME (parsing never fails); ``raw`` is the exact
+    original bytes.
     """
 
     sender: str
@@ -181,8 +184,11 @@ class Message:
     attachments: tuple[Attachment, ...]
     defects: tuple[str, ...]
     raw: bytes = field(repr=False)
+    shown: str = ""
 
     @property
     def body(self) -> str:
-        """The readable body: the text part, else the HTML part as text."""
+        """The readable body: ``shown``, else the text part, else the HTML part as text."""
+        if self.shown.strip():
+            return self.shown
         return self.text if self.text.strip() else self.html_text

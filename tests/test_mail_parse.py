@@ -19,9 +19,9 @@ def rich_message() -> bytes:
     msg["Message-ID"] = "<m1@example.org>"
     msg["In-Reply-To"] = "<m0@example.org>"
     msg["References"] = "<a@example.org> <m0@example.org>"
-    msg.set_content("Bonjour, voir la pièce jointe.")
-    msg.add_alternative("<html><head><style>p{}</style></head><body><p>Bonjour,</p><p>voir &amp; lire</p>"
-                        "<script>alert(1)</script></body></html>", subtype="html")
+    msg.set_content("Bonjour, voir & lire la pièce jointe.")
+    msg.add_alternative("<html><head><style>p{}</style></head><body><p>Bonjour,</p><p>voir &amp; lire la pièce "
+                        "jointe</p><script>alert(1)</script></body></html>", subtype="html")
     msg.add_attachment(b"Payment is due within 30 days.\n", maintype="text", subtype="plain",
                        filename="terms.txt")
     msg.add_attachment(b"PK\x03\x04zipdata", maintype="application", subtype="zip", filename="a.zip")
@@ -37,8 +37,9 @@ def test_headers_bodies_and_attachments() -> None:
     assert m.date is not None and m.date.utcoffset() is not None and m.date.hour == 10
     assert m.message_id == "<m1@example.org>" and m.in_reply_to == "<m0@example.org>"
     assert m.references == ("<a@example.org>", "<m0@example.org>")
-    assert m.text == "Bonjour, voir la pièce jointe."
-    assert m.html_text == "Bonjour,\n\nvoir & lire"
+    assert m.text == "Bonjour, voir & lire la pièce jointe."
+    assert m.html_text == "Bonjour,\n\nvoir & lire la pièce jointe"
+    assert m.body == m.html_text  # the last alternative is the one shown; the plain one says the same
     assert [(a.filename, a.content_type, a.size) for a in m.attachments] == [
         ("terms.txt", "text/plain", 31), ("a.zip", "application/zip", 11)]
     assert m.raw == raw and m.defects == ()

@@ -83,7 +83,7 @@ def many_page_pdf(path: Path, pages: int) -> Path:
 
 def test_a_hanging_reader_is_given_up_and_the_other_files_are_read(tmp_path: Path) -> None:
     before = _text(tmp_path / "before.txt", "The invoice total is 420 euros.")
-    stuck = _text(tmp_path / "stuck.hang", "")
+    stuck = _text(tmp_path / "stuck.hang", "\n")  # not empty: that is refused before reading
     after = _text(tmp_path / "after.txt", "The meeting moved to Thursday.")
     result = read_many([before, stuck, after], limits=Limits(max_seconds=1))
     assert [Path(d.source).name for d in result.documents] == ["before.txt", "after.txt"]
@@ -111,7 +111,7 @@ def test_a_reader_that_needs_too_much_memory_is_stopped(tmp_path: Path) -> None:
 
 
 def test_cancel_ends_a_read_in_a_child_process(tmp_path: Path) -> None:
-    path = _text(tmp_path / "slow.hang", "")
+    path = _text(tmp_path / "slow.hang", "\n")
     cancel = threading.Event()
     timer = threading.Timer(0.5, cancel.set)
     timer.start()

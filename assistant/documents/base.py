@@ -1,4 +1,5 @@
-"""The extractor interface and registry: one :class:`Extractor` per format family, chosen by suffix.
+"""The extractor interface and registry: one :class:`Extractor` per format family, chosen by content,
+then by suffix (:mod:`assistant.documents.sniff`).
 
 Containers (email, archives, Outlook files) hand their parts back to the registry with
 :func:`nested_segments`; the limits, the nesting depth, the progress callback and the problems found so
@@ -24,10 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.documents.limits import DEFAULT_LIMITS, Limits, megabytes, raise_hint
+from assistant.documents.sniff import BINARY_SUFFIXES, binary, content_suffix, markup_suffix, sniff
 from assistant.errors import Cancelled, InputError, PasswordRequired
 from assistant.records import Document, Progress, Segment
 
 SEGMENT_GAP = "\n\n"
+HEAD_BYTES = 4096  # what format sniffing looks at
+EMPTY_FILE = "empty file (0 bytes)"
 ProgressCallback = Callable[[Progress], None]
 #: Asked for the password of a password-protected file: ``(file name, wrong)`` -> the password, or None to
 #: leave the file unread. ``wrong`` is True when the password given before was refused. Asked only for the
@@ -168,53 +172,31 @@ def _segments_of(extractor: Extractor, path: Path, run: _Run) -> Iterator[Segmen
     return extractor.segments(path)
 
 
-_MAGIC = ((b"%PDF-", ".pdf"), (b"{\\rtf", ".rtf"), (b"\x78\x9f\x3e\x22", ".tnef"), (b"PK\x03\x04", ".zip"))
-_HEADER_LINE = re.compile(rb"^(?:From [^\r\n]*\r?\n)?"
-                          rb"(?:[A-Za-z][A-Za-z0-9-]{1,40}:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*)+")
-_MAIL_HEADERS = re.compile(rb"^(?:from|to|subject|date|received|message-id|return-path|mime-version):",
-                           re.IGNORECASE | re.MULTILINE)
-
-
-def sniff(head: bytes) -> str | None:
-    """A registered suffix for content whose name says nothing: magic bytes, mail headers, else text."""
-    for magic, suffix in _MAGIC:
-        if head.startswith(magic):
-            return suffix
-    lines = _HEADER_LINE.match(head)
-    if lines and len(_MAIL_HEADERS.findall(lines.group(0))) >= 2:
-        return ".mbox" if head.startswith(b"From ") else ".eml"
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or (head and b"\x00" not in head and _printable(head)):
-        return ".txt"
-    return None
-
-
-def _printable(head: bytes) -> bool:
-    """Looks like text: valid UTF-8 (a character cut at the end allowed), or mostly ASCII (legacy 8-bit)."""
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if exc.start < len(head) - 3:
-            ascii_share = sum(32 <= b < 127 or b in b"\r\n\t\f" for b in head) / len(head)
-            return ascii_share >= 0.7
-        text = head[:exc.start].decode("utf-8")
-    return sum(c.isprintable() or c in "\r\n\t\f" for c in text) >= 0.95 * max(len(text), 1)
-
-
-def _binary(head: bytes) -> bool:
-    """NUL bytes that are not UTF-16 (where every other byte of ASCII text is NUL)."""
-    if b"\x00" not in head or head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return False
-    half = max(len(head) // 2, 1)
-    return max(head[0::2].count(0), head[1::2].count(0)) < 0.4 * half
-
-
-def _extractor_for(name: str, content_type: str | None = None,
-                   head: bytes = b"") -> tuple[Extractor | None, str]:
+def _extractor_for(name: str, content_type: str | None = None, head: bytes = b"",
+                   whole: Path | bytes | None = None) -> tuple[Extractor | None, str]:
+    """The reader for a file and the suffix it is read as: its content first, then its name, then its
+    declared MIME type. ``head`` is the first bytes, ``whole`` the file (or all its bytes) for a look
+    inside a ZIP or OLE2 container."""
     _load_builtin()
     suffix = Path(name).suffix.lower()
-    if suffix in _REGISTRY:
-        return _REGISTRY[suffix], suffix
-    if content_type and content_type.startswith("text/") and _binary(head):
+    named = _REGISTRY.get(suffix)
+    found = content_suffix(head, whole)
+    if found not in (None, ".zip", suffix) and (named is None or _REGISTRY.get(found) is not named):
+        # The bytes are another format than the name says (a PDF saved as .docx). A plain ZIP says too
+        # little (.epub, .jar, a damaged .docx): then the name decides.
+        if found in _REGISTRY:
+            return _REGISTRY[found], found
+        if named is not None:
+            return None, f"{found} content in a file named {suffix}"
+    if named is not None:
+        if found is None and suffix in BINARY_SUFFIXES:
+            # Named for a binary format without its magic: HTML or a mail saved under that name (a web
+            # export named .xlsx, a page saved as .doc) is read as what it is; other text stays corrupt.
+            markup = markup_suffix(head)
+            if markup in _REGISTRY:
+                return _REGISTRY[markup], markup
+        return named, suffix
+    if content_type and content_type.startswith("text/") and binary(head):
         # A broken Content-Type header defaults to text/plain: a JPEG must not be read as text.
         return None, suffix or "binary data declared as text"
     guessed = mimetypes.guess_extension(content_type) if content_type else None
@@ -240,7 +222,10 @@ def nested_segments(name: str, data: bytes, *, label: str = "attachment",
     run = _RUN.get()
     if run is None:
         raise RuntimeError("nested_segments() is only valid while extract() runs")
-    extractor, kind = _extractor_for(name, content_type, data[:4096])
+    if not data:
+        report(EMPTY_FILE, name)
+        return
+    extractor, kind = _extractor_for(name, content_type, data[:HEAD_BYTES], data)
     if extractor is None:
         report(f"unsupported: {kind}", name)
         return
@@ -308,11 +293,13 @@ def _extract(path: Path, limits: Limits, progress: ProgressCallback | None,
         raise InputError(name, "is a folder, not a file")
     try:
         with path.open("rb") as f:
-            head = f.read(4096)
+            head = f.read(HEAD_BYTES)
             size = path.stat().st_size
     except OSError as exc:
         raise InputError(name, f"cannot be read ({exc.strerror})") from exc
-    extractor, kind = _extractor_for(name, head=head)
+    if size == 0:  # whatever the name says: no reader can find a fault in a file with nothing in it
+        raise InputError(name, EMPTY_FILE)
+    extractor, kind = _extractor_for(name, head=head, whole=path)
     if extractor is None:
         raise InputError(name, f"unsupported: {kind} (supported: {', '.join(supported_suffixes())})")
     if size > limits.max_file_bytes:

@@ -5,8 +5,10 @@ content controls (``w:sdt``) at any depth, tracked changes in their accepted vie
 ``w:del`` not), hyperlinks, smart tags, fields, tables nested in cells and text boxes. Transitional and
 Strict Open XML namespaces both work. Headings (``Heading N`` / ``Title`` styles) start body sections;
 every other part follows as its own section: ``header``, ``footer``, ``footnote N``, ``endnote N``,
-``comment by AUTHOR``. Hidden text (``w:vanish``, and white or 1-pt runs) is kept but moved to a
-``hidden text`` section, so the body reads as printed and the reader still sees what the file carries.
+``comment by AUTHOR``. Word's automatic list numbers ("1.2", "(a)", bullets) start their paragraphs as
+Word shows them (:mod:`assistant.documents.docx_numbering`). Hidden text (``w:vanish``, and white or
+1-pt runs) is kept but moved to a ``hidden text`` section, so the body reads as printed and the reader
+still sees what the file carries.
 """
 
 from __future__ import annotations
@@ -20,14 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from assistant.documents.base import Extractor, register
+from assistant.documents.docx_numbering import ListNumbering
 from assistant.documents.protected import decrypted_office
 from assistant.documents.sheet import encrypted_office
+from assistant.documents.wordml import W_NAMESPACES, attr, child, local, namespace
 from assistant.errors import InputError
 from assistant.records import Segment
 
-W_TRANSITIONAL = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-W_STRICT = "http://purl.oclc.org/ooxml/wordprocessingml/main"
-_W = (W_TRANSITIONAL, W_STRICT)
 _MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 _MATH = ("http://schemas.openxmlformats.org/officeDocument/2006/math", "http://purl.oclc.org/ooxml/officeDocument/math")
 _RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -40,41 +41,20 @@ _SKIP = frozenset({"pPr", "rPr", "tblPr", "tblGrid", "trPr", "tcPr", "sectPr", "
 _INLINE_TEXT = {"tab": "\t", "ptab": "\t", "br": "\n", "cr": "\n", "noBreakHyphen": "-"}
 
 
-def _local(tag: Any) -> str:
-    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
-
-
-def _ns(tag: Any) -> str:
-    return tag[1:].partition("}")[0] if isinstance(tag, str) and tag.startswith("{") else ""
-
-
-def _attr(el: Any, name: str) -> str | None:
-    for ns in _W:
-        value = el.get(f"{{{ns}}}{name}")
-        if value is not None:
-            return str(value)
-    return None
-
-
-def _child(el: Any, name: str) -> Any:
-    for child in el:
-        if _local(child.tag) == name and _ns(child.tag) in _W:
-            return child
-    return None
-
-
 @dataclass
 class _Reader:
-    """Walks one part; ``styles`` maps style ids to names, ``notes`` collects note references in order."""
+    """Walks one part; ``styles`` maps style ids to names, ``numbering`` gives list numbers, ``notes``
+    collects note references in order."""
 
     styles: dict[str, str]
+    numbering: ListNumbering | None = None
     notes: dict[str, list[str]] = field(default_factory=lambda: {"footnote": [], "endnote": []})
     hidden: list[str] = field(default_factory=list)
 
     def blocks(self, container: Any, top: bool = False) -> Iterator[tuple[str, bool]]:
         """(line, is_heading) for the block-level content of ``container`` in reading order."""
         for el in container:
-            name = _local(el.tag)
+            name = local(el.tag)
             if name in _SKIP or name == "":
                 continue
             if name == "p":
@@ -85,15 +65,15 @@ class _Reader:
                     yield from self.blocks(box)
             elif name == "tbl":
                 yield from ((row, False) for row in self.table(el))
-            elif name == "AlternateContent" and _ns(el.tag) == _MC:
+            elif name == "AlternateContent" and namespace(el.tag) == _MC:
                 yield from self.blocks(_choice(el), top)
             else:  # sdt, sdtContent, customXml, ins, moveTo, smartTag and anything unknown: look inside
                 yield from self.blocks(el, top)
 
     def table(self, tbl: Any) -> Iterator[str]:
         for row in _descend(tbl, "tr", stop="tbl"):
-            trpr = _child(row, "trPr")
-            if trpr is not None and _child(trpr, "del") is not None:
+            trpr = child(row, "trPr")
+            if trpr is not None and child(trpr, "del") is not None:
                 continue  # a row deleted with tracked changes on
             cells = ["\n".join(line for line, _ in self.blocks(tc)).strip() for tc in _descend(row, "tc", stop="tbl")]
             if any(cells):
@@ -107,45 +87,47 @@ class _Reader:
         self._inline(p, parts, hidden, boxes, False)
         if "".join(hidden).strip():
             self.hidden.append("".join(hidden).strip())
-        return "".join(parts), boxes
+        text = "".join(parts)
+        number = self.numbering.label(p) if self.numbering is not None else ""  # counted even when empty
+        return (number + text if number and text.strip() else text), boxes
 
     def _inline(self, el: Any, parts: list[str], hidden: list[str], boxes: list[Any], vanish: bool) -> None:
-        for child in el:
-            name = _local(child.tag)
-            ns = _ns(child.tag)
+        for sub in el:
+            name = local(sub.tag)
+            ns = namespace(sub.tag)
             if name in _SKIP or name == "":
                 continue
-            if name == "r" and ns in _W:
-                self._inline(child, hidden if vanish or _vanished(child) else parts, hidden, boxes,
-                             vanish or _vanished(child))
-            elif name == "t" and (ns in _W or ns in _MATH):
-                parts.append(child.text or "")
-            elif name in _INLINE_TEXT and ns in _W:
+            if name == "r" and ns in W_NAMESPACES:
+                self._inline(sub, hidden if vanish or _vanished(sub) else parts, hidden, boxes,
+                             vanish or _vanished(sub))
+            elif name == "t" and (ns in W_NAMESPACES or ns in _MATH):
+                parts.append(sub.text or "")
+            elif name in _INLINE_TEXT and ns in W_NAMESPACES:
                 parts.append(_INLINE_TEXT[name])
-            elif name == "sym" and ns in _W:
+            elif name == "sym" and ns in W_NAMESPACES:
                 try:
-                    code = int(_attr(child, "char") or "0", 16)
+                    code = int(attr(sub, "char") or "0", 16)
                 except ValueError:
                     code = 0
                 if 0x20 <= code < 0xE000:  # symbol-font private-use codes have no text meaning
                     parts.append(chr(code))
-            elif name in ("footnoteReference", "endnoteReference") and ns in _W:
-                note = _attr(child, "id")
+            elif name in ("footnoteReference", "endnoteReference") and ns in W_NAMESPACES:
+                note = attr(sub, "id")
                 if note is not None:
                     self.notes[name[:-9]].append(note)
             elif name == "txbxContent":
-                boxes.append(child)
+                boxes.append(sub)
             elif name == "AlternateContent" and ns == _MC:
-                self._inline(_choice(child), parts, hidden, boxes, vanish)
+                self._inline(_choice(sub), parts, hidden, boxes, vanish)
             elif name == "p":  # a paragraph inside something inline (e.g. a text box without txbxContent)
-                boxes.append([child])
+                boxes.append([sub])
             else:  # ins, moveTo, hyperlink, smartTag, sdt, sdtContent, fldSimple, drawing, pict, oMath...
-                self._inline(child, parts, hidden, boxes, vanish)
+                self._inline(sub, parts, hidden, boxes, vanish)
 
     def is_heading(self, p: Any) -> bool:
-        ppr = _child(p, "pPr")
-        style = _child(ppr, "pStyle") if ppr is not None else None
-        style_id = _attr(style, "val") if style is not None else None
+        ppr = child(p, "pPr")
+        style = child(ppr, "pStyle") if ppr is not None else None
+        style_id = attr(style, "val") if style is not None else None
         if not style_id:
             return False
         name = self.styles.get(style_id, style_id).lower()
@@ -153,38 +135,38 @@ class _Reader:
 
 
 def _vanished(run: Any) -> bool:
-    rpr = _child(run, "rPr")
+    rpr = child(run, "rPr")
     if rpr is None:
         return False
-    vanish = _child(rpr, "vanish")
-    if vanish is not None and _attr(vanish, "val") not in ("0", "false", "off"):
+    vanish = child(rpr, "vanish")
+    if vanish is not None and attr(vanish, "val") not in ("0", "false", "off"):
         return True
     # Text a person cannot see without w:vanish: white on no shading or highlight, or 1 pt and smaller
     # (w:sz counts half-points; ECMA-376 Part 1 §17.3.2.6, §17.3.2.38).
-    color, size = _child(rpr, "color"), _child(rpr, "sz")
-    painted = _child(rpr, "shd") is not None or _child(rpr, "highlight") is not None
-    white = color is not None and (_attr(color, "val") or "").upper() == "FFFFFF" and not painted
-    half_points = (_attr(size, "val") or "") if size is not None else ""
+    color, size = child(rpr, "color"), child(rpr, "sz")
+    painted = child(rpr, "shd") is not None or child(rpr, "highlight") is not None
+    white = color is not None and (attr(color, "val") or "").upper() == "FFFFFF" and not painted
+    half_points = (attr(size, "val") or "") if size is not None else ""
     tiny = half_points.isdigit() and int(half_points) <= 2
     return white or tiny
 
 
 def _choice(alternate: Any) -> list[Any]:
     """The first ``mc:Choice`` of an ``mc:AlternateContent`` (its ``mc:Fallback`` repeats the content)."""
-    for child in alternate:
-        if _local(child.tag) in ("Choice", "Fallback"):
-            return [child]
+    for sub in alternate:
+        if local(sub.tag) in ("Choice", "Fallback"):
+            return [sub]
     return []
 
 
 def _descend(el: Any, name: str, stop: str) -> Iterator[Any]:
     """Children named ``name``, looking through wrappers (sdt, customXml, ins) but not into ``stop``."""
-    for child in el:
-        local = _local(child.tag)
-        if local == name:
-            yield child
-        elif local not in _SKIP and local != stop and local not in ("tc", "p"):
-            yield from _descend(child, name, stop)
+    for sub in el:
+        tag = local(sub.tag)
+        if tag == name:
+            yield sub
+        elif tag not in _SKIP and tag != stop and tag not in ("tc", "p"):
+            yield from _descend(sub, name, stop)
 
 
 class _Package:
@@ -211,7 +193,7 @@ class _Package:
             return []
         found = []
         for rel in self.xml(rels):
-            if _local(rel.tag) != "Relationship" or rel.get("TargetMode") == "External":
+            if local(rel.tag) != "Relationship" or rel.get("TargetMode") == "External":
                 continue
             target = rel.get("Target") or ""
             part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
@@ -220,15 +202,18 @@ class _Package:
         return found
 
 
-def _styles(package: _Package, parts: list[tuple[str, str]]) -> dict[str, str]:
+def _part(package: _Package, parts: list[tuple[str, str]], kind: str) -> Any:
+    """The root element of the first related part of ``kind`` (``styles``, ``numbering``), or None."""
+    return next((package.xml(part) for rel_kind, part in parts if rel_kind == kind), None)
+
+
+def _styles(styles: Any) -> dict[str, str]:
     names: dict[str, str] = {}
-    for kind, part in parts:
-        if kind == "styles":
-            for style in package.xml(part):
-                style_id = _attr(style, "styleId")
-                name = _child(style, "name")
-                if style_id and name is not None:
-                    names[style_id] = _attr(name, "val") or style_id
+    for style in styles if styles is not None else []:
+        style_id = attr(style, "styleId")
+        name = child(style, "name")
+        if style_id and name is not None:
+            names[style_id] = attr(name, "val") or style_id
     return names
 
 
@@ -236,8 +221,8 @@ def _notes(package: _Package, reader: _Reader, part: str, kind: str) -> Iterator
     """Footnotes or endnotes numbered in the order the body refers to them (unreferenced ones after)."""
     notes = {}
     for note in package.xml(part):
-        if _local(note.tag) == kind and _attr(note, "type") in (None, "normal"):
-            notes[_attr(note, "id") or ""] = "\n".join(line for line, _ in reader.blocks(note)).strip()
+        if local(note.tag) == kind and attr(note, "type") in (None, "normal"):
+            notes[attr(note, "id") or ""] = "\n".join(line for line, _ in reader.blocks(note)).strip()
     order = list(dict.fromkeys(n for n in reader.notes[kind] if n in notes))
     order += [n for n in notes if n not in order]
     for number, note_id in enumerate(order, start=1):
@@ -268,13 +253,15 @@ class DocxExtractor(Extractor):
         if main is None:
             raise ValueError("no main document part")
         root = package.xml(main)
-        if _ns(root.tag) not in _W:
-            raise ValueError(f"main part is not WordprocessingML ({_ns(root.tag) or root.tag})")
+        if namespace(root.tag) not in W_NAMESPACES:
+            raise ValueError(f"main part is not WordprocessingML ({namespace(root.tag) or root.tag})")
         parts = package.related(main)
-        reader = _Reader(styles=_styles(package, parts))
+        styles, numbering = _part(package, parts, "styles"), _part(package, parts, "numbering")
+        reader = _Reader(styles=_styles(styles),
+                         numbering=ListNumbering(numbering, styles) if numbering is not None else None)
         section: str | None = None
         lines: list[str] = []
-        body = _child(root, "body")
+        body = child(root, "body")
         for line, heading in reader.blocks(body if body is not None else root, top=True):
             if heading:
                 if lines:
@@ -298,10 +285,10 @@ class DocxExtractor(Extractor):
         for rel_kind, part in parts:
             if rel_kind == "comments":
                 for comment in package.xml(part):
-                    if _local(comment.tag) == "comment":
+                    if local(comment.tag) == "comment":
                         text = "\n".join(line for line, _ in reader.blocks(comment)).strip()
                         if text:
-                            yield Segment(text=text, section=f"comment by {_attr(comment, 'author') or 'unknown'}")
+                            yield Segment(text=text, section=f"comment by {attr(comment, 'author') or 'unknown'}")
         if reader.hidden:
             yield Segment(text="\n".join(reader.hidden), section="hidden text")
 

@@ -183,7 +183,11 @@ class PdfExtractor(Extractor):
                 try:
                     textpage = page.get_textpage()
                     try:
-                        text, invisible = page_text(page, textpage)
+                        text, invisible, numbers = page_text(page, textpage)
+                        if numbers:  # never silent: the margin's line numbers are named, not read
+                            values = sorted(int(n) for n in numbers)
+                            report(f"margin line numbers {values[0]}-{values[-1]} left out of the text",
+                                   f"page {index + 1}")
                         fields: list[tuple[str, str]] = []
                         if pdfium.raw.FPDFPage_GetAnnotCount(page.raw) > 0:
                             fields, comments = _annotations(page, textpage, form)

@@ -7,8 +7,10 @@ recursive XY-cut (Nagy & Seth, "Hierarchical representation of optically scanned
 a white corridor running the full height of a region splits it into columns when the parts on both
 sides are prose (or their lines do not line up), and into table cells when they are rows that line up;
 otherwise the region is cut at its widest white bands. A table row becomes one line with cells joined by
-`` | `` (as the DOCX, sheet and slide readers do); line numbers in a margin go at the start of their
-line. Columns are separated by a blank line. Pure Python over boxes: no PDFium here.
+`` | `` (as the DOCX, sheet and slide readers do). Line numbers in a margin (a transcript's 1-25
+counting down the page) are margin matter and left out, so they do not run into the text; other
+numbers beside a margin (row numbers of a list) start their line. Columns are separated by a blank
+line. Pure Python over boxes: no PDFium here.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class Fragment:
     y1: float
     hidden: bool = False
     vertical: bool = False
+    margin: bool = False  # set by :func:`layout` on margin line numbers it leaves out of the lines
 
     @property
     def height(self) -> float:
@@ -71,6 +74,13 @@ def _region(items: list[Fragment], depth: int) -> list[str]:
     stripes, gaps = _vertical_split(items, (CELL_GAP if many else WIDE_GAP) * h)
     if gaps:
         kinds = [_gap_kind(stripes, k, h) for k in range(len(gaps))]
+        numbering = _line_numbering(stripes, kinds)
+        if numbering:  # margin matter, not words of the lines: read the page without it (marked, so the
+            # reader can say what it left out)
+            for k in numbering:
+                for f in stripes[k]:
+                    f.margin = True
+            return _region([f for k, stripe in enumerate(stripes) if k not in numbering for f in stripe], depth + 1)
         if "column" in kinds:
             groups: list[list[Fragment]] = [list(stripes[0])]
             for kind, stripe in zip(kinds, stripes[1:], strict=True):
@@ -186,6 +196,26 @@ def _gap_kind(stripes: list[list[Fragment]], k: int, h: float) -> str:
     if min(len(left_rows), len(right_rows)) >= 2 and _aligned(left_rows, right_rows) < 0.5:
         return "column"
     return "cell"
+
+
+def _line_numbering(stripes: list[list[Fragment]], kinds: list[str]) -> set[int]:
+    """The edge stripes that number the lines beside them (a court transcript's 1-25, pleading paper's
+    1-28, every fifth line of a statute): three or more numbers counting down the page by a constant
+    step beside lines of words. Numbers beside table cells (row numbers) are the table's own."""
+    if "cell" in kinds:
+        return set()
+    found = set()
+    for k, kind in ((0, kinds[0]), (len(stripes) - 1, kinds[-1])):
+        if kind != "margin" or len(stripes[k]) < 3 or not all(_NUMBER.fullmatch(f.text) for f in stripes[k]):
+            continue
+        values = [int(f.text) for f in sorted(stripes[k], key=lambda f: -f.middle)]
+        steps = {b - a for a, b in zip(values, values[1:], strict=False)}
+        if len(steps) != 1 or min(steps) < 1:
+            continue
+        other = [f for j, stripe in enumerate(stripes) if j != k for f in stripe]
+        if sum(len(f.text.split()) for f in other) >= 3 * len(_group_rows(other)):  # lines, not a list
+            found.add(k)
+    return found
 
 
 def _prose(stripe: list[Fragment], rows: list[list[Fragment]], h: float) -> bool:

@@ -41,8 +41,9 @@ SOFT_HYPHEN = "\u00ad"
 _BROKEN_WORD = re.compile(SOFT_HYPHEN + r"[ \t]*\n[ \t]*(?=\w)")
 
 
-def page_text(page: Any, textpage: Any) -> tuple[str, str]:
-    """``(visible text, invisible text)`` of one page in reading order; lines joined by ``\\n``.
+def page_text(page: Any, textpage: Any) -> tuple[str, str, list[str]]:
+    """``(visible text, invisible text, margin line numbers left out)`` of one page in reading order;
+    lines joined by ``\\n``.
 
     Args:
         page: a ``pypdfium2.PdfPage``; textpage: its ``PdfTextPage``.
@@ -50,11 +51,12 @@ def page_text(page: Any, textpage: Any) -> tuple[str, str]:
     crop = page.get_bbox()
     objects = _scan_objects(page)
     if not objects.hidden and _runs_in_order(textpage, crop):
-        return _pdfium_text(textpage), ""
+        return _pdfium_text(textpage), "", []
     fragments = _fragments(textpage, objects, crop)
     visible = [f for f in fragments if not f.hidden]
     hidden = [f for f in fragments if f.hidden]
-    return _join(layout(visible)), _join(layout(hidden))
+    text = _join(layout(visible))
+    return text, _join(layout(hidden)), [f.text for f in visible if f.margin]
 
 
 def _pdfium_text(textpage: Any) -> str:

@@ -6,6 +6,7 @@ as the section (``Sheet1 rows 1-50``) so an answer can cite where a number came 
 XLSX trusts the cells, never the stored summaries: the sheet's declared ``<dimension>`` is ignored (a
 wrong one would hide rows and columns), and a formula whose value was never computed (a file written
 by a program, not by Excel) shows as ``=SUM(B2:B4) (formula; value not computed)``, not as a blank.
+Every cell of a merged range shows the value Excel displays across it (stored in its top-left cell).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 import warnings
 import zipfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from assistant.errors import InputError
 from assistant.records import Segment
 
 ROWS_PER_SEGMENT = 50
+_OPENPYXL_SUFFIXES = (".xlsx", ".xlsm", ".xltx", ".xltm")
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 NOT_COMPUTED = "(formula; value not computed)"
 # The end of a formula (``</f>`` or a self-closed shared ``<f .../>``) not followed by a cached value:
@@ -34,6 +37,7 @@ NOT_COMPUTED = "(formula; value not computed)"
 _UNCACHED_FORMULA = re.compile(rb"(?:</(?:[A-Za-z_][\w.-]*:)?f>|<(?:[A-Za-z_][\w.-]*:)?f(?:\s[^<>]*)?/>)\s*"
                                rb"(?:</(?:[A-Za-z_][\w.-]*:)?c>|<(?:[A-Za-z_][\w.-]*:)?v\s*/>"
                                rb"|<(?:[A-Za-z_][\w.-]*:)?v>\s*</(?:[A-Za-z_][\w.-]*:)?v>)")
+_MERGE_CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?mergeCell\s[^<>]*?\bref\s*=\s*[\"']([A-Z]{1,3}\d+:[A-Z]{1,3}\d+)")
 
 
 def _cell(value: object) -> str:
@@ -90,21 +94,68 @@ class CsvExtractor(Extractor):
             raise InputError(str(path), f"malformed CSV ({exc})") from exc
 
 
-def _has_uncached_formulas(archive: zipfile.ZipFile | None, member: str | None) -> bool:
-    """Whether a worksheet part holds a formula without a cached value, scanned in chunks (bounded
-    memory). True when it cannot be told, so the formulas are then read."""
+@dataclass(frozen=True)
+class _SheetFacts:
+    """What one pass over a worksheet part finds: a formula without a cached value, and merged ranges
+    as ``(min_row, min_col, max_row, max_col)`` (1-based), which read-only openpyxl does not see."""
+
+    uncached_formulas: bool
+    merged: tuple[tuple[int, int, int, int], ...] = ()
+
+
+def _scan_sheet(archive: zipfile.ZipFile | None, member: str | None) -> _SheetFacts:
+    """The worksheet part scanned in chunks (bounded memory). Uncached formulas are assumed when the
+    part cannot be read, so the formulas are then read."""
+    from openpyxl.utils.cell import range_boundaries
+
     if archive is None or member is None:
-        return True
+        return _SheetFacts(True)
+    uncached = False
+    refs: set[bytes] = set()
     try:
         with archive.open(member) as src:
             tail = b""
             while chunk := src.read(1 << 20):
-                if _UNCACHED_FORMULA.search(tail + chunk):
-                    return True
+                window = tail + chunk
+                uncached = uncached or _UNCACHED_FORMULA.search(window) is not None
+                if b"mergeCell" in window:  # the list follows the cells, at the end of the part
+                    refs.update(_MERGE_CELL.findall(window))
                 tail = chunk[-512:]
     except (KeyError, OSError, zipfile.BadZipFile):
-        return True
-    return False
+        return _SheetFacts(True)
+    merged = []
+    for ref in refs:
+        try:
+            min_col, min_row, max_col, max_row = range_boundaries(ref.decode("ascii"))
+        except (TypeError, ValueError):
+            continue  # a malformed range merges nothing
+        if min_col and min_row and max_col and max_row and (max_row > min_row or max_col > min_col):
+            merged.append((min_row, min_col, max_row, max_col))
+    return _SheetFacts(uncached, tuple(sorted(merged)))
+
+
+def _merged_filled(rows: Iterable[tuple[object, ...]], merged: tuple[tuple[int, int, int, int], ...]
+                   ) -> Iterator[tuple[object, ...]]:
+    """Rows (the first is row 1) with every cell of a merged range holding its top-left cell's value, as
+    a person sees it (Excel keeps the value in the top-left cell only)."""
+    starting: dict[int, list[tuple[int, int, int, int]]] = {}
+    for box in merged:
+        starting.setdefault(box[0], []).append(box)
+    open_ranges: list[tuple[int, int, int, object]] = []  # last row, first column, last column, value
+    for number, row in enumerate(rows, start=1):
+        for _, min_col, max_row, max_col in starting.get(number, ()):
+            value = row[min_col - 1] if min_col <= len(row) else None
+            if value is not None and value != "":
+                open_ranges.append((max_row, min_col, max_col, value))
+        if not open_ranges:
+            yield row
+            continue
+        cells = list(row)
+        for _, min_col, max_col, value in open_ranges:
+            cells.extend([None] * (max_col - len(cells)))
+            cells[min_col - 1:max_col] = [value] * (max_col - min_col + 1)
+        open_ranges = [r for r in open_ranges if r[0] > number]
+        yield tuple(cells)
 
 
 def _with_formulas(values: Iterable[tuple[object, ...]], formulas: Iterable[tuple[object, ...]]
@@ -150,7 +201,10 @@ class XlsxExtractor(Extractor):
         package = decrypted_office(path, "Excel workbook") if encrypted_office(path) else None
 
         def source() -> Any:  # a fresh stream per workbook opened: the formula pass opens it again
-            return io.BytesIO(package) if package is not None else str(path)
+            if package is not None:
+                return io.BytesIO(package)
+            # openpyxl refuses a file name with another suffix (a workbook named .docx is still one)
+            return str(path) if path.suffix.lower() in _OPENPYXL_SUFFIXES else io.BytesIO(path.read_bytes())
 
         with warnings.catch_warnings():
             # openpyxl warns about features it drops (data validation, default styles): not our concern.
@@ -162,13 +216,14 @@ class XlsxExtractor(Extractor):
             formula_book: Any = None
             try:
                 for sheet in book.worksheets:
-                    formulas = _has_uncached_formulas(getattr(book, "_archive", None),
-                                                      getattr(sheet, "_worksheet_path", None))
+                    facts = _scan_sheet(getattr(book, "_archive", None), getattr(sheet, "_worksheet_path", None))
+                    formulas = facts.uncached_formulas
                     if formulas and formula_book is None:
                         # Opened once, only for a sheet with uncached formulas: a second stream of the same
                         # cells in which formula cells hold their text instead of their cached value.
                         formula_book = openpyxl.load_workbook(source(), read_only=True, data_only=False)
-                    yield from row_blocks(_rows(sheet, formula_book if formulas else None), sheet.title)
+                    rows = _rows(sheet, formula_book if formulas else None)
+                    yield from row_blocks(_merged_filled(rows, facts.merged) if facts.merged else rows, sheet.title)
             finally:
                 book.close()
                 if formula_book is not None:

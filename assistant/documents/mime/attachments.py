@@ -49,7 +49,7 @@ def evidence_documents(message: Message, source: str) -> list[Document]:
     signature (``source (signature)``) and quoted earlier messages (``source (earlier messages)``) as
     documents of their own, so they rank apart from the new text (see :mod:`assistant.documents.mime.body`)."""
     parts = split_body(message.body or "")
-    main = message_document(dataclasses.replace(message, text=parts.text or "(no text)", html_text=""), source)
+    main = message_document(dataclasses.replace(message, shown=parts.text or "(no text)"), source)
     extra = [(f"{source} (signature)", parts.signature), (f"{source}{EARLIER_MESSAGES}", parts.quoted)]
     return [main] + [Document(source=name, text=text, segments=(Segment(text),), offsets=(0,))
                      for name, text in extra if text.strip()]

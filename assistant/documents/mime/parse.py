@@ -19,6 +19,7 @@ import email
 import email.policy
 import email.utils
 import re
+import unicodedata
 from datetime import datetime
 from email.message import EmailMessage
 from email.message import Message as MimePart
@@ -181,11 +182,12 @@ def readable_data(attachment: Attachment) -> bytes:
 
 
 class _Walker:
-    """Collects the text, HTML and attachments of a MIME tree."""
+    """Collects the text, HTML, shown body and attachments of a MIME tree."""
 
     def __init__(self) -> None:
         self.text: list[str] = []
         self.html: list[str] = []
+        self.shown: list[str] = []  # the body parts a mail client shows, in order
         self.attachments: list[Attachment] = []
         self.defects: list[str] = []
 
@@ -201,13 +203,40 @@ class _Walker:
                 return
             if part.is_multipart() and ctype != "message/rfc822":
                 payload = part.get_payload()
-                for sub in payload if isinstance(payload, list) else []:
-                    if isinstance(sub, MimePart):
-                        self.walk(sub, depth + 1)
+                parts = [sub for sub in payload if isinstance(sub, MimePart)] if isinstance(payload, list) else []
+                if ctype == "multipart/alternative":
+                    self._alternatives(parts, depth)
+                    return
+                for sub in parts:
+                    self.walk(sub, depth + 1)
                 return
             self._leaf(part, ctype, depth)
         except Exception as exc:  # noqa: BLE001  (one broken part never stops the others)
             self.defects.append(f"{NOT_READ}a part ({type(exc).__name__}: {exc})")
+
+    def _alternatives(self, parts: list[MimePart], depth: int) -> None:
+        """RFC 2046 §5.1.4: the alternatives come in increasing faithfulness to the original, so the last
+        one with text is what a mail client shows. Another that says something else is named, not read."""
+        walkers = []
+        for sub in parts:
+            walker = _Walker()
+            walker.walk(sub, depth + 1)
+            self.text += walker.text
+            self.html += walker.html
+            self.attachments += walker.attachments
+            self.defects += walker.defects
+            walkers.append(walker)
+        readable = [(n, w) for n, w in enumerate(walkers, start=1) if "".join(w.shown).strip()]
+        if not readable:
+            return
+        shown = "\n".join(readable[-1][1].shown)
+        kind = _body_kind(readable[-1][1])
+        for number, walker in readable[:-1]:
+            if differs("\n".join(walker.shown), shown):
+                other = f"the {_body_kind(walker)} alternative (part {number} of {len(parts)})"
+                self.defects.append(f"{NOT_READ}{other}, which differs from the {kind} alternative read")
+                self.shown.append(f"[Left out: {other} of this message, which differs from the {kind} text below.]")
+        self.shown.append(shown)
 
     def _encrypted(self, part: MimePart) -> None:
         """A PGP/MIME (or other) encrypted entity: kept whole as one sealed attachment, never read."""
@@ -264,14 +293,36 @@ class _Walker:
                 text = _PGP_ARMOUR.sub("", text)
             if ctype == "text/plain":
                 self.text.append(text)
+                self.shown.append(text)
                 return
             shown, hidden = visible_text(text)
             self.html.append(shown)
+            self.shown.append(shown)
             if hidden:  # never silent: named like an unread part, yet kept from the model
                 self.defects.append(NOT_READ + hidden_reason(hidden, "the HTML body"))
             return
         charset = part.get_content_charset() if ctype.startswith("text/") else None
         self.attachments.append(Attachment(filename or _default_name(ctype), ctype, len(data), data, charset))
+
+
+def _body_kind(walker: _Walker) -> str:
+    return "text/html" if any(part.strip() for part in walker.html) else "text/plain"
+
+
+# Written out by a plain-text alternative, hidden behind words in HTML: links, addresses, image markers,
+# Outlook's link field codes.
+_URL = re.compile(r"(?:https?://|mailto:|www\.)\S+|\S+@\S+\.\w+|\[(?:image|cid):|\bHYPERLINK\b", re.IGNORECASE)
+_WORD = re.compile(r"[^\W_]+")  # letters and digits: rules drawn with underscores are not words
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(_URL.sub(" ", unicodedata.normalize("NFKC", text)).casefold()))
+
+
+def differs(other: str, shown: str) -> bool:
+    """Whether ``other`` says something ``shown`` does not: a word of it (links, addresses and image
+    markers aside) is missing from ``shown``. Layout, wrapping, punctuation and case do not count."""
+    return bool(_words(other) - _words(shown))
 
 
 def _nesting(part: MimePart) -> int:
@@ -327,6 +378,7 @@ def parse_message(raw: bytes) -> Message:
         references=_ids(_header(msg, "References", defects)),
         text="\n".join(walker.text).strip(),
         html_text="\n".join(walker.html).strip(),
+        shown="\n".join(walker.shown).strip(),
         attachments=tuple(walker.attachments),
         defects=tuple(dict.fromkeys(defects + walker.defects)),
         raw=raw,
