@@ -19,6 +19,7 @@ from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
 from assistant.ttrag import grounding
+from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
 from assistant.ttrag.qtype import EMAIL_ADDRESS, QuestionType, fits, question_type
 
@@ -75,7 +76,8 @@ def strip_markers(text: str) -> str:
 
 
 def parse_reply(raw: str) -> dict[str, object]:
-    """The reader's JSON object; a reply cut off by the token cap is closed and parsed as far as it goes."""
+    """The reader's JSON object; a reply cut off by the token cap is closed and parsed as far as it goes. A lone
+    surrogate in a string value (half an emoji) becomes U+FFFD."""
     text = raw.strip()
     for tail in ("", '"}', "}"):
         try:
@@ -83,37 +85,8 @@ def parse_reply(raw: str) -> dict[str, object]:
         except ValueError:
             continue
         if isinstance(data, dict):
-            return data
+            return {k: without_lone_surrogates(v) if isinstance(v, str) else v for k, v in data.items()}
     return {}
-
-
-def _partial_string(text: str) -> str:
-    """The decoded content of a JSON string whose opening quote preceded ``text``, up to its end or the
-    last complete character (an escape cut in half waits for the next piece)."""
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            break
-        if ch == "\\":
-            if i + 1 >= len(text):
-                break
-            if text[i + 1] == "u":
-                if i + 6 > len(text):
-                    break
-                try:
-                    out.append(chr(int(text[i + 2:i + 6], 16)))
-                except ValueError:
-                    pass
-                i += 6
-                continue
-            out.append({"n": "\n", "t": "\t", "r": "", "b": "", "f": ""}.get(text[i + 1], text[i + 1]))
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
 
 
 def judge(question: str, qtype: QuestionType, fields: dict[str, object], chunks: Sequence[Chunk],
@@ -304,7 +277,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             decided = decide(parse_reply(head))
             body_at = m.end()
         if decided[0]:
-            text = _OPEN_MARKER.sub("", _MARKERS.sub("", _partial_string(raw[body_at:])))
+            text = _OPEN_MARKER.sub("", _MARKERS.sub("", partial_string(raw[body_at:])))
             if HEDGE.search(text):
                 decided = (False, decided[1], (), "the reader's sentence says the passages do not give it")
             elif len(text) > len(sent) and (sent or qtype.kind in ("yesno", "choice") or agree(decided[1], text)):
