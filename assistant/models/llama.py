@@ -228,6 +228,11 @@ class LlamaGenerator(Generator):
         """Exact token count of ``text`` for this model."""
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    @property
+    def context_window(self) -> int:
+        """The ``n_ctx`` the model was loaded with."""
+        return self.n_ctx
+
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         """See :meth:`Generator.stream`. Holds the model for the whole reply (one call at a time).
 

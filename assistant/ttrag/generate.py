@@ -10,6 +10,7 @@ streamed, followed by ``[n]`` markers naming the passages that support it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -22,6 +23,7 @@ from assistant.ttrag import grounding
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
 from assistant.ttrag.qtype import EMAIL_ADDRESS, QuestionType, fits, question_type
+from assistant.ttrag.window import Fit, fit_read
 
 _WORD = re.compile(r"\w+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?%)?")
@@ -60,6 +62,8 @@ class Reading:
         supported_by: 1-based numbers of the passages whose words hold the short answer.
         reason: '' when found, else why not (``the reader found no answer``, ``not in the passages``...).
         raw: the reader's reply as generated.
+        fit: the passages read, cut to fit the reader's window (:mod:`assistant.ttrag.window`); the
+            passage numbers above count these.
     """
 
     found: bool
@@ -68,6 +72,7 @@ class Reading:
     supported_by: tuple[int, ...]
     reason: str
     raw: str
+    fit: Fit | None = None
 
 
 def strip_markers(text: str) -> str:
@@ -235,15 +240,15 @@ def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -
 
 
 def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], *, max_tokens: int,
-                  on_text: Callable[[str], None], purpose: str = "answer",
-                  min_coverage: float = 0.5, read_before: Sequence[Chunk] = (), note: str = "",
-                  equivalents: Sequence[tuple[str, str]] = ()) -> Reading:
+                  on_text: Callable[[str], None], purpose: str = "answer", min_coverage: float = 0.5,
+                  read_before: Sequence[Chunk] = (), note: str = "", equivalents: Sequence[tuple[str, str]] = (),
+                  min_passages: int = 1) -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
         generator: the LLM (constrained by :func:`answer_schema`).
         question: the question asked (always the original, never a rewrite: TTRAG Algorithm 1).
-        chunks: the passages, numbered [1]..[n] in the prompt and in the ``[n]`` markers.
+        chunks: the passages, best first, numbered [1]..[n] in the prompt and in the ``[n]`` markers.
         max_tokens: cap on generated tokens.
         on_text: receives the answer sentence piece by piece, then its markers.
         purpose: usage label.
@@ -252,13 +257,27 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
         note: a line for the reader before the question (which party a defined term stands for).
         equivalents: (name, term) pairs of the parties the question names, for the key-term coverage
             (:func:`assistant.ttrag.grounding.coverage`).
+        min_passages: passages never left out to fit the reader's window (the longest is cut instead):
+            :func:`assistant.ttrag.window.fit_passages`.
 
     Returns:
-        The :class:`Reading`; a reply that is not grounded sends nothing to ``on_text``.
+        The :class:`Reading` of the passages as cut to fit (``fit``); a reply that is not grounded sends
+        nothing to ``on_text``.
     """
     qtype = question_type(question)
-    request = GenerationRequest(SYSTEM, answer_prompt(question, chunks, qtype, note=note), max_tokens=max_tokens,
-                                json_schema=answer_schema(qtype), purpose=purpose)
+    fit = fit_read(generator, chunks, lambda cs: answer_prompt(question, cs, qtype, note=note),
+                   max_tokens=max_tokens, min_passages=min_passages)
+    request = GenerationRequest(SYSTEM, answer_prompt(question, fit.chunks, qtype, note=note),
+                                max_tokens=max_tokens, json_schema=answer_schema(qtype), purpose=purpose)
+    reading = _answer(generator, request, question, qtype, fit.chunks, on_text=on_text,
+                      min_coverage=min_coverage, read_before=read_before, equivalents=equivalents)
+    return dataclasses.replace(reading, fit=fit)
+
+
+def _answer(generator: Generator, request: GenerationRequest, question: str, qtype: QuestionType,
+            chunks: Sequence[Chunk], *, on_text: Callable[[str], None], min_coverage: float,
+            read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]]) -> Reading:
+    """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``."""
     raw = ""
 
     def decide(fields: dict[str, object]) -> tuple[bool, str, tuple[int, ...], str]:
