@@ -240,9 +240,9 @@ def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -
 
 
 def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], *, max_tokens: int,
-                  on_text: Callable[[str], None], purpose: str = "answer", min_coverage: float = 0.5,
-                  read_before: Sequence[Chunk] = (), note: str = "", equivalents: Sequence[tuple[str, str]] = (),
-                  min_passages: int = 1) -> Reading:
+                  on_text: Callable[[str], None], on_retract: Callable[[str], None] = lambda text: None,
+                  purpose: str = "answer", min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
+                  note: str = "", equivalents: Sequence[tuple[str, str]] = (), min_passages: int = 1) -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
@@ -251,6 +251,9 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
         chunks: the passages, best first, numbered [1]..[n] in the prompt and in the ``[n]`` markers.
         max_tokens: cap on generated tokens.
         on_text: receives the answer sentence piece by piece, then its markers.
+        on_retract: receives the text sent to ``on_text`` so far when the reply turns out not to be an
+            answer after all (a sentence that says, halfway, the passages do not give it): the consumer
+            removes that text from view.
         purpose: usage label.
         min_coverage: share of the question's key terms the passages must mention.
         read_before: passages earlier attempts read (they count towards that coverage).
@@ -261,22 +264,22 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             :func:`assistant.ttrag.window.fit_passages`.
 
     Returns:
-        The :class:`Reading` of the passages as cut to fit (``fit``); a reply that is not grounded sends
-        nothing to ``on_text``.
+        The :class:`Reading` of the passages as cut to fit (``fit``); a reply that is not grounded leaves
+        nothing shown: what it streamed before that was known is sent to ``on_retract``.
     """
     qtype = question_type(question)
     fit = fit_read(generator, chunks, lambda cs: answer_prompt(question, cs, qtype, note=note),
                    max_tokens=max_tokens, min_passages=min_passages)
     request = GenerationRequest(SYSTEM, answer_prompt(question, fit.chunks, qtype, note=note),
                                 max_tokens=max_tokens, json_schema=answer_schema(qtype), purpose=purpose)
-    reading = _answer(generator, request, question, qtype, fit.chunks, on_text=on_text,
+    reading = _answer(generator, request, question, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
                       min_coverage=min_coverage, read_before=read_before, equivalents=equivalents)
     return dataclasses.replace(reading, fit=fit)
 
 
 def _answer(generator: Generator, request: GenerationRequest, question: str, qtype: QuestionType,
-            chunks: Sequence[Chunk], *, on_text: Callable[[str], None], min_coverage: float,
-            read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]]) -> Reading:
+            chunks: Sequence[Chunk], *, on_text: Callable[[str], None], on_retract: Callable[[str], None],
+            min_coverage: float, read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]]) -> Reading:
     """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``."""
     raw = ""
 
@@ -299,6 +302,9 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
             text = _OPEN_MARKER.sub("", _MARKERS.sub("", partial_string(raw[body_at:])))
             if HEDGE.search(text):
                 decided = (False, decided[1], (), "the reader's sentence says the passages do not give it")
+                if sent:  # "Imogen Tallis's phone number is not provid": withdrawn as soon as it shows
+                    on_retract(sent)
+                    sent = ""
             elif len(text) > len(sent) and (sent or qtype.kind in ("yesno", "choice") or agree(decided[1], text)):
                 on_text(text[len(sent):])
                 sent = text
@@ -327,6 +333,8 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
     if found and (HEDGE.search(sentence) or HEDGE.search(short)):
         found, reason = False, "the reader's sentence says the passages do not give it"
     if not found:
+        if sent:  # streamed while the reply looked grounded (a hedging short answer, say)
+            on_retract(sent)
         return Reading(False, short, "", (), reason, raw)
     if qtype.kind not in ("yesno", "choice") and not sent and not agree(short, sentence):
         # The sentence does not state the short answer (it was held back, unseen). The passage sentence that

@@ -20,7 +20,7 @@ from assistant.models.base import (
     Embedder,
     Generator,
 )
-from assistant.records import Answer, Chunk, Event, Hit, Progress, TokenText, TraceStep
+from assistant.records import Answer, Chunk, Event, Hit, Progress, Retract, TokenText, TraceStep
 from assistant.ttrag import aliases, conditional, evidence, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.context import Context, chunk_at
@@ -66,6 +66,9 @@ class _Run:
         self.timings.setdefault("first_token", time.perf_counter() - self.t0)
         self.emit(TokenText(piece))
 
+    def retract(self, text: str) -> None:
+        self.emit(Retract(text))
+
     t0: float = 0.0
 
 
@@ -84,7 +87,8 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
         question: the user's question (generation always receives this original text).
         models: generator, embedder, conditional encoder.
         options: hyperparameters (defaults: the paper's, except where DESIGN §2 measured otherwise).
-        emit: receives :class:`Progress`, :class:`TokenText` and :class:`TraceStep` events.
+        emit: receives :class:`Progress`, :class:`TokenText`, :class:`Retract` (streamed text withdrawn)
+            and :class:`TraceStep` events.
         cancel: set it from another thread to stop: between stages, and inside a model call between
             prefill slices and generated tokens.
         carried: chunk ids of the passages that answered the previous question of a conversation: added
@@ -153,7 +157,7 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
                                      count_tokens=models.generator.count_tokens)
     with run.stage("generate"):
         reading = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
-                                on_text=run.text, purpose=purpose,
+                                on_text=run.text, on_retract=run.retract, purpose=purpose,
                                 min_coverage=opts.min_coverage, read_before=read_before, note=note,
                                 equivalents=equivalents, min_passages=opts.ce_top_k)
     if reading.fit is not None and reading.fit.cut:  # long passages: what the reader's window left out
