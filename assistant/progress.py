@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import math
+import shutil
 import sys
+import unicodedata
 from typing import Any, TextIO
 
-from assistant.records import Event, Progress, TokenText, TraceStep
+from assistant.records import Event, Progress, Retract, TokenText, TraceStep
+
+WITHDRAWN = "[withdrawn: the passages do not give that answer]"
 
 STAGE_LABELS = {
     "read": "Reading files", "chunk": "Chunking", "index": "BM25 index", "route": "Routing (LLM)",
@@ -29,6 +34,7 @@ class TerminalRenderer:
         self._bar: Any = None
         self._stage = ""
         self._streamed = False
+        self._shown = ""  # the answer text written since the answer began
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, Progress):
@@ -39,6 +45,11 @@ class TerminalRenderer:
                 self.out.write(event.text)
                 self.out.flush()
                 self._streamed = True
+                self._shown += event.text
+        elif isinstance(event, Retract):
+            self.close()
+            if self.stream_tokens:
+                self._retract(event.text)
         elif isinstance(event, TraceStep) and self.trace:
             self.close()
             self.err.write(format_trace(event) + "\n")
@@ -66,6 +77,20 @@ class TerminalRenderer:
             self._bar = None
             self._stage = ""
 
+    def _retract(self, text: str) -> None:
+        """Take ``text``, the end of the answer written so far, off the screen: on a terminal the answer's rows
+        are erased and what stays is written again; elsewhere (a pipe, a file) nothing written can be taken
+        back, so a line says it is withdrawn."""
+        keep = self._shown[:len(self._shown) - len(text)] if self._shown.endswith(text) else ""
+        if _is_terminal(self.out):
+            rows = _rows(self._shown, shutil.get_terminal_size().columns)
+            self.out.write("\r" + (f"\x1b[{rows - 1}A" if rows > 1 else "") + "\x1b[J" + keep)
+        elif self._shown:
+            self.out.write(f"\n{WITHDRAWN}\n{keep}")
+        self.out.flush()
+        self._shown = keep
+        self._streamed = bool(keep)
+
     def end_answer(self) -> None:
         """Finish the streamed answer line."""
         self.close()
@@ -73,6 +98,22 @@ class TerminalRenderer:
             self.out.write("\n")
             self.out.flush()
             self._streamed = False
+        self._shown = ""
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or stand-in stream
+        return False
+
+
+def _rows(text: str, columns: int) -> int:
+    """Terminal rows ``text`` takes when written from the start of a row ``columns`` wide (wide East Asian
+    characters take two columns)."""
+    width = max(columns, 1)
+    return sum(max(1, math.ceil(sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line) / width))
+               for line in text.split("\n"))
 
 
 def format_trace(event: TraceStep) -> str:

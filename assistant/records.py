@@ -135,6 +135,15 @@ class TokenText:
 
 
 @dataclass(frozen=True)
+class Retract:
+    """Streamed answer text withdrawn: ``text`` is what the last :class:`TokenText` pieces sent (their
+    concatenation ends with it); a consumer removes it from what it shows. The reader's sentence was
+    streamed while it looked grounded, then turned out not to be an answer ("... is not provid")."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class TraceStep:
     """What one stage did, for ``--trace`` (candidates, scores, rewrites)."""
 
@@ -142,7 +151,7 @@ class TraceStep:
     detail: dict[str, object]
 
 
-Event = Progress | TokenText | TraceStep
+Event = Progress | TokenText | Retract | TraceStep
 
 
 @dataclass(frozen=True)

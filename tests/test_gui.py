@@ -23,8 +23,9 @@ from assistant.config import PipelineOptions, Settings  # noqa: E402
 from assistant.gui.account_dialog import AccountDialog  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
 from assistant.models.base import GenerationRequest  # noqa: E402
-from assistant.records import TokenText  # noqa: E402
+from assistant.records import Retract, TokenText  # noqa: E402
 from assistant.service import ModelStore  # noqa: E402
+from assistant.ttrag.pipeline import NOT_FOUND_TEXT  # noqa: E402
 
 FACTS = "\n\n".join([f"Clause {i}. Warehouse {i} stores {i * 3} crates of tin." for i in range(40)] +
                     ["Clause 99. Payment is due within 45 days of the invoice date."])
@@ -171,6 +172,29 @@ def test_cancel_a_long_ask_returns_to_idle(qtbot: QtBot, window: MainWindow, sto
     assert window.runner.wait(10000)  # the pipeline stopped at its next step
     qtbot.wait(100)
     assert window.ask_panel.answer is None and window.ask_panel.answer_text.toPlainText() == "Cancelled."
+
+
+HEDGING = json.dumps({"found": True, "passage": 1, "short_answer": "45 days of the invoice date",
+                      "answer": "Payment is due within 45 days of the invoice date, but the rate is not provided."})
+
+
+def test_withdrawn_text_leaves_the_answer_box(qtbot: QtBot, window: MainWindow, store: ModelStore,
+                                              tmp_path: Path) -> None:
+    store._generator = ScriptedGenerator(lambda r: HEDGING if r.purpose.startswith("answer") else script(r))
+    doc = tmp_path / "facts.txt"
+    doc.write_text(FACTS)
+    window.open_files([doc])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    seen: list[tuple[object, str]] = []  # each event, and the answer box right after the panel handled it
+    window.runner.progressed.connect(lambda task, e: seen.append((e, window.ask_panel.answer_text.toPlainText())))
+    ask(qtbot, window, "When is payment due?")
+    assert window.ask_panel.answer is not None and not window.ask_panel.answer.found
+    shown = [text for event, text in seen if isinstance(event, TokenText)]
+    assert any(text.startswith("Payment is due within 45 days") for text in shown)  # streamed while grounded
+    retracted = [text for event, text in seen if isinstance(event, Retract)]
+    assert retracted and all(text == "" for text in retracted)  # then taken off the screen
+    assert shown[-1] == NOT_FOUND_TEXT  # all the box showed before the answer arrived
+    assert window.ask_panel.answer_text.toPlainText() == NOT_FOUND_TEXT
 
 
 def test_stop_button_stops_a_long_prefill_of_the_real_model(qtbot: QtBot, user_dirs: Path, fast_llm: object,

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from assistant.gui.open_files import OpenFilesList
 from assistant.gui.passage_view import PassageView, short_source
 from assistant.gui.tasks import Emit, Task, TaskRunner
-from assistant.records import Answer, Source, TokenText
+from assistant.records import Answer, Retract, Source, TokenText
 from assistant.service import Session
 from assistant.ttrag.conversation import Conversation, Turn
 
@@ -45,6 +45,7 @@ class AskPanel(QWidget):
         self.answer: Answer | None = None
         self._task: Task | None = None
         self.elapsed = 0.0  # of the last ask, from the same start as the progress clock
+        self._streamed = ""  # the answer text streamed so far, as sent (what a Retract removes)
         self.files = OpenFilesList()
         self.context_label = QLabel("Open a file or select a message, then ask about it.")
         self.context_label.setWordWrap(True)
@@ -146,6 +147,7 @@ class AskPanel(QWidget):
 
     def clear_answer(self) -> None:
         self.answer = None
+        self._streamed = ""
         self.answer_text.clear()
         self.meta.clear()
         self.sources.clear()
@@ -213,9 +215,14 @@ class AskPanel(QWidget):
 
     def _event(self, event: object) -> None:
         if isinstance(event, TokenText):
+            self._streamed += event.text
             cursor = self.answer_text.textCursor()
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.insertText(event.text)
+        elif isinstance(event, Retract):  # the sentence turned out not to be an answer: it leaves the screen
+            keep = len(self._streamed) - len(event.text) if self._streamed.endswith(event.text) else 0
+            self._streamed = self._streamed[:keep]
+            self.answer_text.setPlainText(self._streamed)
 
     def _done(self, turn: Turn) -> None:
         answer = turn.answer

@@ -54,6 +54,11 @@ class Generator(ABC):
         """Tokens in ``text`` for this model; the base estimate is 4 characters a token."""
         return max(1, len(text) // 4)
 
+    @property
+    def context_window(self) -> int:
+        """Tokens one call may hold, prompt and reply together; 0 when not known (reads are not cut to fit)."""
+        return 0
+
     def complete(self, request: GenerationRequest) -> str:
         """The whole reply to ``request`` as one string."""
         return "".join(self.stream(request))
@@ -80,6 +85,10 @@ class CancellableGenerator(Generator):
 
     def count_tokens(self, text: str) -> int:
         return self.generator.count_tokens(text)
+
+    @property
+    def context_window(self) -> int:
+        return self.generator.context_window
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         if request.cancel is None:

@@ -153,7 +153,9 @@ class GreedyGrammarSampler:
         self._all_view["id"] = np.arange(n_vocab, dtype=np.int32)
         self._all_view["p"] = 0.0  # the grammar writes only the logits
         self.full_passes = 0  # tokens the grammar had to filter the whole vocabulary for
-        self._true, self._false = booleans if booleans is not None else (np.zeros(0, np.int64),) * 2
+        none = np.zeros(0, np.int64)
+        self._true: np.ndarray = booleans[0] if booleans is not None else none
+        self._false: np.ndarray = booleans[1] if booleans is not None else none
         self.boolean_probs: list[float] = []  # P(true) at each JSON boolean chosen, renormalised over the two
 
     def _allows(self, token: int, logit: float) -> bool:
@@ -259,6 +261,11 @@ class LlamaGenerator(Generator):
     def count_tokens(self, text: str) -> int:
         """Exact token count of ``text`` for this model."""
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    @property
+    def context_window(self) -> int:
+        """The ``n_ctx`` the model was loaded with."""
+        return self.n_ctx
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         """See :meth:`Generator.stream`. Holds the model for the whole reply (one call at a time).

@@ -10,6 +10,7 @@ streamed, followed by ``[n]`` markers naming the passages that support it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -19,8 +20,10 @@ from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
 from assistant.ttrag import grounding
+from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
 from assistant.ttrag.qtype import EMAIL_ADDRESS, QuestionType, fits, question_type
+from assistant.ttrag.window import Fit, fit_read
 
 _WORD = re.compile(r"\w+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?%)?")
@@ -59,6 +62,8 @@ class Reading:
         supported_by: 1-based numbers of the passages whose words hold the short answer.
         reason: '' when found, else why not (``the reader found no answer``, ``not in the passages``...).
         raw: the reader's reply as generated.
+        fit: the passages read, cut to fit the reader's window (:mod:`assistant.ttrag.window`); the
+            passage numbers above count these.
     """
 
     found: bool
@@ -67,6 +72,7 @@ class Reading:
     supported_by: tuple[int, ...]
     reason: str
     raw: str
+    fit: Fit | None = None
 
 
 def strip_markers(text: str) -> str:
@@ -75,7 +81,8 @@ def strip_markers(text: str) -> str:
 
 
 def parse_reply(raw: str) -> dict[str, object]:
-    """The reader's JSON object; a reply cut off by the token cap is closed and parsed as far as it goes."""
+    """The reader's JSON object; a reply cut off by the token cap is closed and parsed as far as it goes. A lone
+    surrogate in a string value (half an emoji) becomes U+FFFD."""
     text = raw.strip()
     for tail in ("", '"}', "}"):
         try:
@@ -83,37 +90,8 @@ def parse_reply(raw: str) -> dict[str, object]:
         except ValueError:
             continue
         if isinstance(data, dict):
-            return data
+            return {k: without_lone_surrogates(v) if isinstance(v, str) else v for k, v in data.items()}
     return {}
-
-
-def _partial_string(text: str) -> str:
-    """The decoded content of a JSON string whose opening quote preceded ``text``, up to its end or the
-    last complete character (an escape cut in half waits for the next piece)."""
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            break
-        if ch == "\\":
-            if i + 1 >= len(text):
-                break
-            if text[i + 1] == "u":
-                if i + 6 > len(text):
-                    break
-                try:
-                    out.append(chr(int(text[i + 2:i + 6], 16)))
-                except ValueError:
-                    pass
-                i += 6
-                continue
-            out.append({"n": "\n", "t": "\t", "r": "", "b": "", "f": ""}.get(text[i + 1], text[i + 1]))
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
 
 
 def judge(question: str, qtype: QuestionType, fields: dict[str, object], chunks: Sequence[Chunk],
@@ -262,30 +240,47 @@ def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -
 
 
 def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], *, max_tokens: int,
-                  on_text: Callable[[str], None], purpose: str = "answer",
-                  min_coverage: float = 0.5, read_before: Sequence[Chunk] = (), note: str = "",
-                  equivalents: Sequence[tuple[str, str]] = ()) -> Reading:
+                  on_text: Callable[[str], None], on_retract: Callable[[str], None] = lambda text: None,
+                  purpose: str = "answer", min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
+                  note: str = "", equivalents: Sequence[tuple[str, str]] = (), min_passages: int = 1) -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
         generator: the LLM (constrained by :func:`answer_schema`).
         question: the question asked (always the original, never a rewrite: TTRAG Algorithm 1).
-        chunks: the passages, numbered [1]..[n] in the prompt and in the ``[n]`` markers.
+        chunks: the passages, best first, numbered [1]..[n] in the prompt and in the ``[n]`` markers.
         max_tokens: cap on generated tokens.
         on_text: receives the answer sentence piece by piece, then its markers.
+        on_retract: receives the text sent to ``on_text`` so far when the reply turns out not to be an
+            answer after all (a sentence that says, halfway, the passages do not give it): the consumer
+            removes that text from view.
         purpose: usage label.
         min_coverage: share of the question's key terms the passages must mention.
         read_before: passages earlier attempts read (they count towards that coverage).
         note: a line for the reader before the question (which party a defined term stands for).
         equivalents: (name, term) pairs of the parties the question names, for the key-term coverage
             (:func:`assistant.ttrag.grounding.coverage`).
+        min_passages: passages never left out to fit the reader's window (the longest is cut instead):
+            :func:`assistant.ttrag.window.fit_passages`.
 
     Returns:
-        The :class:`Reading`; a reply that is not grounded sends nothing to ``on_text``.
+        The :class:`Reading` of the passages as cut to fit (``fit``); a reply that is not grounded leaves
+        nothing shown: what it streamed before that was known is sent to ``on_retract``.
     """
     qtype = question_type(question)
-    request = GenerationRequest(SYSTEM, answer_prompt(question, chunks, qtype, note=note), max_tokens=max_tokens,
-                                json_schema=answer_schema(qtype), purpose=purpose)
+    fit = fit_read(generator, chunks, lambda cs: answer_prompt(question, cs, qtype, note=note),
+                   max_tokens=max_tokens, min_passages=min_passages)
+    request = GenerationRequest(SYSTEM, answer_prompt(question, fit.chunks, qtype, note=note),
+                                max_tokens=max_tokens, json_schema=answer_schema(qtype), purpose=purpose)
+    reading = _answer(generator, request, question, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
+                      min_coverage=min_coverage, read_before=read_before, equivalents=equivalents)
+    return dataclasses.replace(reading, fit=fit)
+
+
+def _answer(generator: Generator, request: GenerationRequest, question: str, qtype: QuestionType,
+            chunks: Sequence[Chunk], *, on_text: Callable[[str], None], on_retract: Callable[[str], None],
+            min_coverage: float, read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]]) -> Reading:
+    """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``."""
     raw = ""
 
     def decide(fields: dict[str, object]) -> tuple[bool, str, tuple[int, ...], str]:
@@ -304,9 +299,12 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             decided = decide(parse_reply(head))
             body_at = m.end()
         if decided[0]:
-            text = _OPEN_MARKER.sub("", _MARKERS.sub("", _partial_string(raw[body_at:])))
+            text = _OPEN_MARKER.sub("", _MARKERS.sub("", partial_string(raw[body_at:])))
             if HEDGE.search(text):
                 decided = (False, decided[1], (), "the reader's sentence says the passages do not give it")
+                if sent:  # "Imogen Tallis's phone number is not provid": withdrawn as soon as it shows
+                    on_retract(sent)
+                    sent = ""
             elif len(text) > len(sent) and (sent or qtype.kind in ("yesno", "choice") or agree(decided[1], text)):
                 on_text(text[len(sent):])
                 sent = text
@@ -335,6 +333,8 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
     if found and (HEDGE.search(sentence) or HEDGE.search(short)):
         found, reason = False, "the reader's sentence says the passages do not give it"
     if not found:
+        if sent:  # streamed while the reply looked grounded (a hedging short answer, say)
+            on_retract(sent)
         return Reading(False, short, "", (), reason, raw)
     if qtype.kind not in ("yesno", "choice") and not sent and not agree(short, sentence):
         # The sentence does not state the short answer (it was held back, unseen). The passage sentence that

@@ -20,7 +20,7 @@ from assistant.models.base import (
     Embedder,
     Generator,
 )
-from assistant.records import Answer, Chunk, Event, Hit, Progress, TokenText, TraceStep
+from assistant.records import Answer, Chunk, Event, Hit, Progress, Retract, TokenText, TraceStep
 from assistant.ttrag import aliases, conditional, evidence, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.context import Context, chunk_at
@@ -66,6 +66,9 @@ class _Run:
         self.timings.setdefault("first_token", time.perf_counter() - self.t0)
         self.emit(TokenText(piece))
 
+    def retract(self, text: str) -> None:
+        self.emit(Retract(text))
+
     t0: float = 0.0
 
 
@@ -84,7 +87,8 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
         question: the user's question (generation always receives this original text).
         models: generator, embedder, conditional encoder.
         options: hyperparameters (defaults: the paper's, except where docs/design.md §2 says otherwise).
-        emit: receives :class:`Progress`, :class:`TokenText` and :class:`TraceStep` events.
+        emit: receives :class:`Progress`, :class:`TokenText`, :class:`Retract` (streamed text withdrawn)
+            and :class:`TraceStep` events.
         cancel: set it from another thread to stop: between stages, and inside a model call between
             prefill slices and generated tokens.
         carried: chunk ids of the passages that answered the previous question of a conversation: added
@@ -153,11 +157,19 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
                                      count_tokens=models.generator.count_tokens)
     with run.stage("generate"):
         reading = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
-                                on_text=run.text, purpose=purpose, min_coverage=opts.min_coverage,
-                                read_before=read_before, note=note, equivalents=equivalents)
+                                on_text=run.text, on_retract=run.retract, purpose=purpose,
+                                min_coverage=opts.min_coverage, read_before=read_before, note=note,
+                                equivalents=equivalents, min_passages=opts.ce_top_k)
+    if reading.fit is not None and reading.fit.cut:  # long passages: what the reader's window left out
+        run.note("fit", attempt=attempt, window=models.generator.context_window, **reading.fit.trace())
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
              supported_by=list(reading.supported_by), reason=reading.reason, reply=reading.raw)
     return reading
+
+
+def _passages_read(chunks: list[Chunk], reading: Reading) -> list[Chunk]:
+    """``chunks`` less the lowest-ranked ones the reader's window left out (the answer's markers number the rest)."""
+    return chunks[:len(reading.fit.chunks)] if reading.fit is not None else chunks
 
 
 def _question_answering(ctx: Context, question: str, models: Models, opts: PipelineOptions,
@@ -201,7 +213,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                             equivalents=equivalents)
             read_chunks.extend(chunks)
             if reading.found:
-                return _Result(reading.sentence, True, chunks, rewrites, reading)
+                return _Result(reading.sentence, True, _passages_read(chunks, reading), rewrites, reading)
         if attempt == opts.max_rewrites:
             break
         with run.stage("rewrite"):
@@ -229,7 +241,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     if not reading.found:
         run.text(NOT_FOUND_TEXT)
         return _Result(NOT_FOUND_TEXT, False, fallback[:opts.ce_top_k], rewrites, reading)
-    return _Result(reading.sentence, True, fallback, rewrites, reading)
+    return _Result(reading.sentence, True, _passages_read(fallback, reading), rewrites, reading)
 
 
 def _needle(ctx: Context, question: str, target: str, models: Models, opts: PipelineOptions,
@@ -243,7 +255,7 @@ def _needle(ctx: Context, question: str, target: str, models: Models, opts: Pipe
         return None  # not quoted exactly: let the full pipeline search for it
     chunks = list(dict.fromkeys(chunk_at(ctx, m.source, m.start) for m in matches))
     reading = _read(run, models, opts, question, chunks, 0)
-    return _Result(reading.sentence, True, chunks, [], reading) if reading.found else None
+    return _Result(reading.sentence, True, _passages_read(chunks, reading), [], reading) if reading.found else None
 
 
 def _count(ctx: Context, target: str, run: _Run) -> _Result:

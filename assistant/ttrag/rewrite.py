@@ -7,12 +7,19 @@ from collections.abc import Sequence
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk
 from assistant.ttrag.prompts import SYSTEM, rewrite_prompt
+from assistant.ttrag.window import fit_read
 
 
-def rewrite_query(generator: Generator, original: str, current: str, chunks: Sequence[Chunk]) -> str:
-    """One rewritten query (first line of the reply, quotes and labels stripped); '' if the model gave none."""
-    reply = generator.complete(GenerationRequest(SYSTEM, rewrite_prompt(original, current, chunks),
-                                                 max_tokens=48, purpose="rewrite"))
+def rewrite_query(generator: Generator, original: str, current: str, chunks: Sequence[Chunk], *,
+                  max_tokens: int = 48) -> str:
+    """One rewritten query (first line of the reply, quotes and labels stripped); '' if the model gave none.
+    The passages are cut to fit the reader's window as for an answer (:mod:`assistant.ttrag.window`)."""
+    def prompt_for(passages: Sequence[Chunk]) -> str:
+        return rewrite_prompt(original, current, passages)
+
+    fit = fit_read(generator, chunks, prompt_for, max_tokens=max_tokens)
+    reply = generator.complete(GenerationRequest(SYSTEM, prompt_for(fit.chunks), max_tokens=max_tokens,
+                                                 purpose="rewrite"))
     line = next((ln for ln in reply.strip().splitlines() if ln.strip()), "")
     for label in ("new search query:", "search query:", "new query:", "query:"):
         if line.lower().startswith(label):

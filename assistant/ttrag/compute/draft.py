@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from assistant.config import PipelineOptions
 from assistant.errors import Cancelled
 from assistant.models.base import CancellableGenerator, GenerationRequest, Generator
-from assistant.records import Answer, Chunk, Event, Progress, TokenText
+from assistant.records import Answer, Chunk, Event, Progress, Retract, TokenText
 from assistant.ttrag import pipeline
 from assistant.ttrag.context import Context
 from assistant.ttrag.generate import strip_markers
@@ -236,9 +236,10 @@ def clean_body(text: str, signer: str) -> str:
 
 
 def _without_text(emit: Callable[[Event], None]) -> Callable[[Event], None]:
-    """``emit`` for a point's own pipeline run: its progress shows, its answer text does not."""
+    """``emit`` for a point's own pipeline run: its progress shows, its answer text (and its withdrawal)
+    does not."""
     def forward(event: Event) -> None:
-        if not isinstance(event, TokenText):
+        if not isinstance(event, TokenText | Retract):
             emit(event)
     return forward
 

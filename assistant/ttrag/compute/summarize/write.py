@@ -25,6 +25,7 @@ from assistant.ttrag.prompts import (
     summary_points_prompt,
     summary_points_schema,
 )
+from assistant.ttrag.window import Fit, fit_read
 
 MAX_MAP_CALLS = 4  # map calls for "in detail" (each ~the gist's cost)
 GIST_BULLETS = 3
@@ -122,11 +123,16 @@ def _same(a: str, b: str) -> bool:
 
 
 def _write(generator: Generator, passages: Sequence[Chunk], kind: Kind, request: SummaryRequest, n: int,
-           purpose: str) -> list[tuple[str, list[int]]]:
-    """The model's statements with the passage numbers each cites (not yet checked)."""
-    prompt = summary_plan_prompt(passages, kind=kind, focus=request.focus, n=n, form=request.form)
-    reply = generator.complete(GenerationRequest(SYSTEM, prompt, max_tokens=40 * n + 30, purpose=purpose))
-    return _statements(reply, request.form)[:n]
+           purpose: str) -> tuple[list[tuple[str, list[int]]], Fit]:
+    """The model's statements with the passage numbers each cites (not yet checked), and the passages as cut
+    to fit the reader's window (the numbers count these)."""
+    def prompt_for(chunks: Sequence[Chunk]) -> str:
+        return summary_plan_prompt(chunks, kind=kind, focus=request.focus, n=n, form=request.form)
+
+    fit = fit_read(generator, passages, prompt_for, max_tokens=40 * n + 30)
+    reply = generator.complete(GenerationRequest(SYSTEM, prompt_for(fit.chunks), max_tokens=40 * n + 30,
+                                                 purpose=purpose))
+    return _statements(reply, request.form)[:n], fit
 
 
 def gist_slots(passages: Sequence[Chunk], kind: Kind) -> list[str]:
@@ -160,13 +166,16 @@ def focus_slots(focus: str) -> list[str]:
             f"what follows from {focus}: its consequences or the steps after it"]
 
 
-def _write_points(generator: Generator, passages: Sequence[Chunk], slots: Sequence[str]) -> list[tuple[str, list[int]]]:
+def _write_points(generator: Generator, passages: Sequence[Chunk],
+                  slots: Sequence[str]) -> tuple[list[tuple[str, list[int]]], Fit]:
     """A gist as named points, one per slot (:func:`gist_slots`, :func:`focus_slots`), decoded under
-    :func:`~assistant.ttrag.prompts.summary_points_schema` (one call). A reply cut short by the token limit
-    keeps its complete points."""
-    prompt = summary_points_prompt(passages, slots)
-    reply = generator.complete(GenerationRequest(SYSTEM, prompt, max_tokens=60 * len(slots) + 40,
-                                                 json_schema=summary_points_schema(len(slots)), purpose="summary"))
+    :func:`~assistant.ttrag.prompts.summary_points_schema` (one call), and the passages as cut to fit the
+    reader's window. A reply cut short by the token limit keeps its complete points."""
+    max_tokens = 60 * len(slots) + 40
+    fit = fit_read(generator, passages, lambda chunks: summary_points_prompt(chunks, slots), max_tokens=max_tokens)
+    reply = generator.complete(GenerationRequest(SYSTEM, summary_points_prompt(fit.chunks, slots),
+                                                 max_tokens=max_tokens, json_schema=summary_points_schema(len(slots)),
+                                                 purpose="summary"))
     out = []
     for m in _POINT_SENTENCE.finditer(reply):
         try:
@@ -177,7 +186,7 @@ def _write_points(generator: Generator, passages: Sequence[Chunk], slots: Sequen
         marked = [int(n) for k in _MARK.finditer(sentence) for n in k.group(1).split(",")]  # "[3][5]" in the text
         if len(body.split()) >= 3:
             out.append((body, list(dict.fromkeys([*marked, int(m.group(2))]))))
-    return out
+    return out, fit
 
 
 def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, embedder: Embedder | None = None,
@@ -228,10 +237,13 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
     for g, members in enumerate(groups):
         local = [passages[i] for i in members]
         if request.detail:
-            replies = _write(generator, local, kind, request, per_call, "summary" if g == 0 else "summary_map")
+            replies, fit = _write(generator, local, kind, request, per_call, "summary" if g == 0 else "summary_map")
         else:
-            replies = _write_points(generator, local, focus_slots(request.focus) if request.focus else
-                                    gist_slots(local, kind))
+            replies, fit = _write_points(generator, local, focus_slots(request.focus) if request.focus else
+                                         gist_slots(local, kind))
+        if fit.cut:  # checked against the passages as the model read them
+            note("summary_fit", call=g + 1, **fit.trace())
+            local, members = fit.chunks, members[:len(fit.chunks)]
         for statement, cites in replies:
             support = supported_by(statement, local, cites)
             if not support:
