@@ -72,3 +72,15 @@ def test_each_json_boolean_gets_the_probability_of_true(fast_llm: object) -> Non
         assert (probs[0] > 0.5) == ('"found": true' in reply.replace(" ", "").replace(":", ": "))
     list(gen.stream(GenerationRequest(SYSTEM, "Say hi.", max_tokens=4)))  # type: ignore[attr-defined]
     assert gen.boolean_probs == []  # type: ignore[attr-defined]
+
+
+def test_a_reading_carries_the_readers_found_probability(fast_llm: object) -> None:
+    import threading
+
+    from assistant.models.base import CancellableGenerator
+    from assistant.ttrag.generate import stream_answer
+
+    wrapped = CancellableGenerator(fast_llm, threading.Event())  # type: ignore[arg-type]
+    reading = stream_answer(wrapped, QUESTIONS[0], PASSAGES, max_tokens=80, on_text=lambda _t: None)
+    assert reading.found_p is not None and 0.0 <= reading.found_p <= 1.0
+    assert (reading.found_p > 0.5) == ('"found": true' in reading.raw.replace('":true', '": true'))

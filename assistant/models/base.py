@@ -96,10 +96,12 @@ class CancellableGenerator(Generator):
         cancel = request.cancel
         if cancel is not None and cancel.is_set():
             raise Cancelled()
+        self.boolean_probs = []
         for piece in self.generator.stream(request):
             if cancel is not None and cancel.is_set():
                 raise Cancelled()
             yield piece
+        self.boolean_probs = list(self.generator.boolean_probs)
 
 
 class Embedder(ABC):

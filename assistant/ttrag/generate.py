@@ -64,6 +64,8 @@ class Reading:
         raw: the reader's reply as generated.
         fit: the passages read, cut to fit the reader's window (:mod:`assistant.ttrag.window`); the
             passage numbers above count these.
+        found_p: the reader's probability that the passages answer (P(true) at its ``found`` token, over
+            the two values), where the backend can tell; None elsewhere.
     """
 
     found: bool
@@ -73,6 +75,7 @@ class Reading:
     reason: str
     raw: str
     fit: Fit | None = None
+    found_p: float | None = None
 
 
 def strip_markers(text: str) -> str:
@@ -274,7 +277,8 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                                 max_tokens=max_tokens, json_schema=answer_schema(qtype), purpose=purpose)
     reading = _answer(generator, request, question, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
                       min_coverage=min_coverage, read_before=read_before, equivalents=equivalents)
-    return dataclasses.replace(reading, fit=fit)
+    probs = generator.boolean_probs  # the reply's first boolean is its "found" field
+    return dataclasses.replace(reading, fit=fit, found_p=probs[0] if probs else None)
 
 
 def _answer(generator: Generator, request: GenerationRequest, question: str, qtype: QuestionType,

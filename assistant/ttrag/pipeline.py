@@ -163,7 +163,8 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
     if reading.fit is not None and reading.fit.cut:  # long passages: what the reader's window left out
         run.note("fit", attempt=attempt, window=models.generator.context_window, **reading.fit.trace())
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
-             supported_by=list(reading.supported_by), reason=reading.reason, reply=reading.raw)
+             supported_by=list(reading.supported_by), reason=reading.reason, reply=reading.raw,
+             found_p=None if reading.found_p is None else round(reading.found_p, 4))
     return reading
 
 
