@@ -163,6 +163,10 @@ def run_eval(args: argparse.Namespace) -> int:
             "date": time.strftime("%Y-%m-%d %H:%M")}
     if task.read is not None:
         head["documents"] = len(contexts)
+    fixed = [q for q in task.haystack.questions if q.half]
+    if fixed:  # the task's own halves: their sizes
+        head["halves"] = {h: {"documents": len({q.source for q in fixed if q.half == h}),
+                              "questions": sum(q.half == h for q in fixed)} for h in ("dev", "test")}
     if args.eval_action == "recall":
         ctx = contexts[""]  # recall runs on one haystack (checked above)
         from assistant.eval.recall import run_recall, summarize
@@ -219,6 +223,10 @@ def _asked(task: Any, questions: Any, tokenizer: Any) -> tuple[list[tuple[Any, A
     return asked, contexts
 
 
+def _many(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
 def _advance(bar: Any, label: str = "") -> None:
     bar.set_postfix_str(label, refresh=False)
     bar.update(1)
@@ -232,8 +240,8 @@ def _intro(title: str, head: dict[str, Any]) -> list[str]:
     scored = f"{head['scored']:,} of {head['questions']:,}" if "scored" in head else f"{head['questions']:,}"
     return [f"# {title}", "", f"Command: `{head['command']}`  ", f"Machine: {head['machine']}  ",
             f"Date: {head['date']}; task `{head['task']}`: {head['tokens']:,} MiniLM tokens, {head['chunks']:,} "
-            + (f"chunks in {head['documents']} document{'s' * (head['documents'] != 1)} (each question asked of "
-               "its own), " if "documents" in head else "chunks, ")
+            + (f"chunks in {_many(head['documents'], 'document')} (each question asked of its own), "
+               if "documents" in head else "chunks, ")
             + f"{scored} questions scored; chunk + index {head['chunk_index_s']:.1f} s; "
             f"peak RSS {head.get('peak_rss_mb', _peak_rss_mb()):,.0f} MB.", ""]
 
@@ -311,7 +319,9 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
            "contained are SQuAD-normalised; a NOT FOUND reply scores 0. LLM calls already made by an earlier "
            f"system replay their reply and recorded seconds ({head['replayed_llm_calls']} replayed).", ""]
     if head.get("split", True):
-        md += [HALVES[args.half], ""]
+        sizes = "; ".join(f"{h}: {_many(v['documents'], 'document')}, {_many(v['questions'], 'question')}"
+                          for h, v in head.get("halves", {}).items())
+        md += [HALVES[args.half] + (f" The task's halves: {sizes}." if sizes else ""), ""]
     right: dict[str, list[bool]] = {}
     judged: dict[str, dict[str, Any]] = {}
     if task.judge is not None:
@@ -330,7 +340,10 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
                              "LLM (all calls)": full["llm_s"], "end to end": full["total_s"]})
         md += ["", "Routes taken: " + ", ".join(f"{k} {v}" for k, v in full["routes"].items())]
     md += _replies(outcomes, questions, right)
+    asked = [{"id": q.id, "half": q.half or args.half, "kind": q.kind, "source": q.source, "answers": q.answers}
+             for q in questions]
     data = {**head, "peak_rss_mb": _peak_rss_mb(), "summary": summary, "judged": judged, "verdicts": right,
+            "asked": asked,
             "outcomes": {k: [dataclasses.asdict(o) for o in v] for k, v in outcomes.items()}}
     paths = list(write(out, md, data))
     png = bar_plot(out.parent / f"{out.name}-accuracy.png", f"{head['task']}: answer accuracy ({n} questions)",
