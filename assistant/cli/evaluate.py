@@ -17,9 +17,16 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.errors import AssistantError
+
+if TYPE_CHECKING:  # the command line imports the evaluation modules only when they run
+    from collections.abc import Sequence
+
+    from assistant.eval.hotpot import Question
+    from assistant.eval.tasks import Task
+    from assistant.ttrag.context import Context
 
 TASK_HELP = ("hotpot: 500 HotpotQA questions against all their paragraphs (~600k tokens); hotpot-1m: the same "
              "padded past 1M tokens; nq: NQ-open questions against all NQ gold passages; kv: 100 key-value "
@@ -204,7 +211,8 @@ def run_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _asked(task: Any, questions: Any, tokenizer: Any) -> tuple[list[tuple[Any, Any]], dict[str, Any]]:
+def _asked(task: Task, questions: Sequence[Question], tokenizer: Any
+           ) -> tuple[list[tuple[Context, Question]], dict[str, Context]]:
     """Each question with the context it is asked of, and the contexts by document ("" = the haystack,
     built for a task without ``read`` even when no question is asked: recall ranks it): a question of a
     per-document task is asked of its own document alone, each document read and indexed once."""
@@ -213,13 +221,13 @@ def _asked(task: Any, questions: Any, tokenizer: Any) -> tuple[list[tuple[Any, A
     if task.read is None:
         ctx = build_context([task.haystack.document], tokenizer)
         return [(ctx, q) for q in questions], {"": ctx}
-    contexts: dict[str, Any] = {}
+    contexts: dict[str, Context] = {}
     asked = []
     for q in questions:
-        doc, q = task.read(q)
+        doc, located = task.read(q)
         if q.source not in contexts:
             contexts[q.source] = build_context([doc], tokenizer)
-        asked.append((contexts[q.source], q))
+        asked.append((contexts[q.source], located))
     return asked, contexts
 
 
@@ -302,8 +310,8 @@ def render_recall(out: Path, data: dict[str, Any]) -> list[Path]:
     return paths + ([png] if png else [])
 
 
-def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argparse.Namespace, task: Any,
-                   questions: list[Any]) -> list[Path]:
+def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argparse.Namespace, task: Task,
+                   questions: list[Question]) -> list[Path]:
     summary: dict[str, dict[str, Any]]
     import dataclasses
 
@@ -353,7 +361,7 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
     return paths + ([png] if png else [])
 
 
-def _replies(outcomes: Any, questions: list[Any], right: dict[str, list[bool]]) -> list[str]:
+def _replies(outcomes: Any, questions: list[Question], right: dict[str, list[bool]]) -> list[str]:
     """The replies table: ✓ marks a reply the task's judge accepts (else one holding a gold answer); a
     judged task shows each question's gold ("-" when the document does not say)."""
     gold = ["; ".join(q.answers)[:40] or "-" for q in questions] if right else []
