@@ -17,13 +17,21 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.errors import AssistantError
 
+if TYPE_CHECKING:  # the command line imports the evaluation modules only when they run
+    from collections.abc import Sequence
+
+    from assistant.eval.hotpot import Question
+    from assistant.eval.tasks import Task
+    from assistant.ttrag.context import Context
+
 TASK_HELP = ("hotpot: 500 HotpotQA questions against all their paragraphs (~600k tokens); hotpot-1m: the same "
              "padded past 1M tokens; nq: NQ-open questions against all NQ gold passages; kv: 100 key-value "
-             "questions; needle: 20 needles in essays")
+             "questions; needle: 20 needles in essays; contract: the bundled sample contract's facts; cuad: "
+             "questions about 100 real contracts, each asked of its contract alone, judged as a lawyer would")
 ANSWER_COLUMNS = ("Columns (means per question): EM, F1 and gold contained score the short answer on answerable "
                   "questions; gold key stated = the short answer holds a gold answer, or is part of one and holds "
                   "its key (its first number, else a capitalised word or half its content words: \"5\" for \"five (5) "
@@ -33,6 +41,14 @@ ANSWER_COLUMNS = ("Columns (means per question): EM, F1 and gold contained score
                   "gold passages among the passages of the first LLM read; gold ever read = share of gold passages "
                   "in any passages the LLM read (rewrites, fallback); LLM calls and prompt tokens per question; "
                   "end-to-end = retrieval + all LLM calls, seconds.")
+HALVES = {"dev": "Half: **dev**, the half settings are chosen on (the test half is read once per round, to report).",
+          "test": "Half: **test**; the settings were chosen on the dev half, and this half is read once per round."}
+JUDGED = ("Right = what a lawyer would accept (assistant/eval/clauses.py): dates as dates (a label's missing day "
+          "or month matches any); durations as numbers with units (\"sixty (60) days\" = \"60 days\", \"1 year\" = "
+          "\"12 months\"); an expiry as a date or a term from the effective date; governing law by the first "
+          "jurisdiction named; parties by token F1 >= 0.5 with every party named; yes/no kinds by the reply's yes "
+          "or no (not found = no); a clause the contract lacks: the reply says the agreement does not say. "
+          "Cells: accuracy [bootstrap 95% interval, 1000 resamples of the questions, seeded] (right/n).")
 PLAIN = ("bm25", "exact scan", "dense-everything", "dense10", "rrf20")
 LEGEND = {
     "bm25": "`bm25` BM25 alone",
@@ -64,7 +80,7 @@ def add_eval_command(sub: Any) -> None:
     actions = p.add_subparsers(dest="eval_action", metavar="ACTION", required=True)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--task", default="hotpot", choices=["hotpot", "hotpot-1m", "nq", "kv", "needle",
-                                                                "hotpot-unanswerable", "contract"],
+                                                                "hotpot-unanswerable", "contract", "cuad"],
                         help=TASK_HELP)
     common.add_argument("--data", type=Path, default=Path(os.environ.get("ASSISTANT_EVAL_DATA", "../shared/data")),
                         help="evaluation data folder, relative to the current folder ($ASSISTANT_EVAL_DATA "
@@ -90,10 +106,10 @@ def add_eval_command(sub: Any) -> None:
                            description="EM, token F1, gold containment, NOT FOUND share, latency per stage and "
                                        "prompt tokens of every system with the bundled 1.5B model. 10 questions "
                                        "take ~40 min here.")
-    a.add_argument("--subset", type=int, default=40, help="questions, the first of the seeded half")
+    a.add_argument("-n", "--subset", type=int, default=40, help="questions, the first of the seeded half")
     a.add_argument("--half", choices=("test", "dev"), default="test",
                    help="the seeded half the questions come from (dev to choose settings, test to report; the "
-                        "contract task scores all its questions)")
+                        "contract task scores all its questions; cuad's halves are halves of its contracts)")
     a.add_argument("--systems", help="comma-separated name prefixes of the systems to run (e.g. full,retrieval); "
                                      "default: all")
     a.add_argument("--stuff-tokens", type=int, default=2048,
@@ -120,7 +136,6 @@ def run_eval(args: argparse.Namespace) -> int:
     from assistant.eval.report import machine
     from assistant.eval.tasks import REQUIRES, TASKS
     from assistant.service import ModelStore
-    from assistant.ttrag.context import build_context
 
     data_dir = args.data.resolve()
     if not data_dir.is_dir():
@@ -138,14 +153,29 @@ def run_eval(args: argparse.Namespace) -> int:
     except (OSError, KeyError, ValueError) as exc:
         raise AssistantError(f"{data_dir} does not hold the {args.task} data ({exc}); --data must be the "
                              "folder with qa/ and needle/") from exc
+    if task.read is not None and args.eval_action == "recall":
+        raise AssistantError(f"eval recall ranks one haystack; the {task.name} task asks each question of its own "
+                             f"document: run eval answers --task {task.name}")
+    from assistant.eval.recall import scored_questions
+
     store = ModelStore(Settings(pipeline=PipelineOptions(ce_mode="alone")))  # loads the encoder; systems set CE
     t0 = time.perf_counter()
-    ctx = build_context([task.haystack.document], store.tokenizer())
+    sample = scored_questions(task, args.subset, args.seed, args.half) if args.eval_action == "answers" else []
+    asked, contexts = _asked(task, sample, store.tokenizer())
     build_s = time.perf_counter() - t0
-    head = {"command": command, "machine": machine(), "task": task.name, "tokens": ctx.n_tokens,
-            "chunks": len(ctx.chunks), "questions": len(task.haystack.questions), "chunk_index_s": build_s,
+    head = {"command": command, "machine": machine(), "task": task.name,
+            "tokens": sum(c.n_tokens for c in contexts.values()),
+            "chunks": sum(len(c.chunks) for c in contexts.values()), "questions": len(task.haystack.questions),
+            "chunk_index_s": build_s,
             "date": time.strftime("%Y-%m-%d %H:%M")}
+    if task.read is not None:
+        head["documents"] = len(contexts)
+    fixed = [q for q in task.haystack.questions if q.half]
+    if fixed:  # the task's own halves: their sizes
+        head["halves"] = {h: {"documents": len({q.source for q in fixed if q.half == h}),
+                              "questions": sum(q.half == h for q in fixed)} for h in ("dev", "test")}
     if args.eval_action == "recall":
+        ctx = contexts[""]  # recall runs on one haystack (checked above)
         from assistant.eval.recall import run_recall, summarize
 
         layers = [int(x) for x in args.layers.split(",") if x.strip()]
@@ -160,10 +190,8 @@ def run_eval(args: argparse.Namespace) -> int:
                 "results": summarize(run), "stage_latency": {k: latency_stats(v) for k, v in run.seconds.items()}}
         paths = render_recall(out, data)
     else:
-        from assistant.eval.answers import Models, ReplayGenerator, default_systems, run_answers
-        from assistant.eval.recall import scored_questions
+        from assistant.eval.answers import Models, ReplayGenerator, default_systems, run_answers_each
 
-        sample = scored_questions(task, args.subset, args.seed, args.half)
         systems = default_systems(args.stuff_tokens, args.seed)
         if args.systems:
             wanted = [w.strip().lower() for w in args.systems.split(",") if w.strip()]
@@ -173,14 +201,38 @@ def run_eval(args: argparse.Namespace) -> int:
         generator = ReplayGenerator(store.generator())
         models = Models(generator, store.embedder(), store.encoder())
         with tqdm(total=len(sample) * len(systems), desc=f"answers {task.name}", unit="read", file=sys.stderr) as bar:
-            outcomes = run_answers(ctx, sample, models, systems, tick=lambda name: _advance(bar, name[:30]))
+            outcomes = run_answers_each(asked, models, systems, tick=lambda name: _advance(bar, name[:30]))
         head["replayed_llm_calls"] = generator.replayed
         head["split"] = task.split
         head["scored"] = len(sample)
-        paths = _write_answers(out, head, outcomes, args)
+        paths = _write_answers(out, head, outcomes, args, task, [q for _, q in asked])
     for p in paths:
         print(f"wrote {p}", file=sys.stderr)
     return 0
+
+
+def _asked(task: Task, questions: Sequence[Question], tokenizer: Any
+           ) -> tuple[list[tuple[Context, Question]], dict[str, Context]]:
+    """Each question with the context it is asked of, and the contexts by document ("" = the haystack,
+    built for a task without ``read`` even when no question is asked: recall ranks it): a question of a
+    per-document task is asked of its own document alone, each document read and indexed once."""
+    from assistant.ttrag.context import build_context
+
+    if task.read is None:
+        ctx = build_context([task.haystack.document], tokenizer)
+        return [(ctx, q) for q in questions], {"": ctx}
+    contexts: dict[str, Context] = {}
+    asked = []
+    for q in questions:
+        doc, located = task.read(q)
+        if q.source not in contexts:
+            contexts[q.source] = build_context([doc], tokenizer)
+        asked.append((contexts[q.source], located))
+    return asked, contexts
+
+
+def _many(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
 def _advance(bar: Any, label: str = "") -> None:
@@ -196,7 +248,9 @@ def _intro(title: str, head: dict[str, Any]) -> list[str]:
     scored = f"{head['scored']:,} of {head['questions']:,}" if "scored" in head else f"{head['questions']:,}"
     return [f"# {title}", "", f"Command: `{head['command']}`  ", f"Machine: {head['machine']}  ",
             f"Date: {head['date']}; task `{head['task']}`: {head['tokens']:,} MiniLM tokens, {head['chunks']:,} "
-            f"chunks, {scored} questions scored; chunk + index {head['chunk_index_s']:.1f} s; "
+            + (f"chunks in {_many(head['documents'], 'document')} (each question asked of its own), "
+               if "documents" in head else "chunks, ")
+            + f"{scored} questions scored; chunk + index {head['chunk_index_s']:.1f} s; "
             f"peak RSS {head.get('peak_rss_mb', _peak_rss_mb()):,.0f} MB.", ""]
 
 
@@ -256,7 +310,8 @@ def render_recall(out: Path, data: dict[str, Any]) -> list[Path]:
     return paths + ([png] if png else [])
 
 
-def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argparse.Namespace) -> list[Path]:
+def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argparse.Namespace, task: Task,
+                   questions: list[Question]) -> list[Path]:
     summary: dict[str, dict[str, Any]]
     import dataclasses
 
@@ -270,8 +325,21 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
         f"all {n} questions of the task"
     md += [f"{n} questions: {which}. Bundled Qwen2.5-Coder-1.5B Q4_K_M, temperature 0. EM / token F1 / gold "
            "contained are SQuAD-normalised; a NOT FOUND reply scores 0. LLM calls already made by an earlier "
-           f"system replay their reply and recorded seconds ({head['replayed_llm_calls']} replayed).", "",
-           ANSWER_COLUMNS, ""]
+           f"system replay their reply and recorded seconds ({head['replayed_llm_calls']} replayed).", ""]
+    if head.get("split", True):
+        sizes = "; ".join(f"{h}: {_many(v['documents'], 'document')}, {_many(v['questions'], 'question')}"
+                          for h, v in head.get("halves", {}).items())
+        md += [HALVES[args.half] + (f" The task's halves: {sizes}." if sizes else ""), ""]
+    right: dict[str, list[bool]] = {}
+    judged: dict[str, dict[str, Any]] = {}
+    if task.judge is not None:
+        from assistant.eval.judged import judged_tables, summarize_judged, verdicts
+
+        right = verdicts(questions, outcomes, task.judge)
+        judged = summarize_judged(questions, right, seed=args.seed)
+        md += ["## Accepted as a lawyer would", "", JUDGED, ""] + judged_tables(judged) + \
+            ["", "## Every figure", ""]
+    md += [ANSWER_COLUMNS, ""]
     md += answers_table(summary)
     full = summary.get(full_pipeline_name())
     if full and full["stages"]:
@@ -279,16 +347,29 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
         md += latency_table({**full["stages"], "retrieval (pre-filter + CE)": full["retrieval_s"],
                              "LLM (all calls)": full["llm_s"], "end to end": full["total_s"]})
         md += ["", "Routes taken: " + ", ".join(f"{k} {v}" for k, v in full["routes"].items())]
-    md += ["", "## Replies", "", "| question | " + " | ".join(outcomes) + " |", "|---" * (1 + len(outcomes)) + "|"]
-    for i in range(n):
-        row = [list(outcomes.values())[0][i].question]
-        row += [o[i].reply.replace("|", "/").replace("\n", " ")[:60] + (" ✓" if o[i].contained else "")
-                for o in outcomes.values()]
-        md.append("| " + " | ".join(row) + " |")
-    data = {**head, "peak_rss_mb": _peak_rss_mb(), "summary": summary,
+    md += _replies(outcomes, questions, right)
+    asked = [{"id": q.id, "half": q.half or args.half, "kind": q.kind, "source": q.source, "answers": q.answers}
+             for q in questions]
+    data = {**head, "peak_rss_mb": _peak_rss_mb(), "summary": summary, "judged": judged, "verdicts": right,
+            "asked": asked,
             "outcomes": {k: [dataclasses.asdict(o) for o in v] for k, v in outcomes.items()}}
     paths = list(write(out, md, data))
     png = bar_plot(out.parent / f"{out.name}-accuracy.png", f"{head['task']}: answer accuracy ({n} questions)",
-                   {k: {m: v[m] or 0.0 for m in ("EM", "F1", "contained")} for k, v in summary.items()},
+                   {k: {m: v[m] or 0.0 for m in ("EM", "F1", "contained")} |
+                    ({"accepted": judged[k]["all"]["accuracy"]} if judged else {}) for k, v in summary.items()},
                    "score")
     return paths + ([png] if png else [])
+
+
+def _replies(outcomes: Any, questions: list[Question], right: dict[str, list[bool]]) -> list[str]:
+    """The replies table: ✓ marks a reply the task's judge accepts (else one holding a gold answer); a
+    judged task shows each question's gold ("-" when the document does not say)."""
+    gold = ["; ".join(q.answers)[:40] or "-" for q in questions] if right else []
+    md = ["", "## Replies", "", "| question | " + ("gold | " if right else "") + " | ".join(outcomes) + " |",
+          "|---" * (1 + bool(right) + len(outcomes)) + "|"]
+    for i, q in enumerate(questions):
+        row = [q.id] + ([gold[i].replace("|", "/")] if right else [])
+        row += [o[i].reply.replace("|", "/").replace("\n", " ")[:60]
+                + (" ✓" if (right[name][i] if right else o[i].contained) else "") for name, o in outcomes.items()]
+        md.append("| " + " | ".join(row) + " |")
+    return md

@@ -256,6 +256,18 @@ def run_answers(ctx: Context, questions: Sequence[Question], models: Models, sys
     return out
 
 
+def run_answers_each(asked: Sequence[tuple[Context, Question]], models: Models, systems: dict[str, System],
+                     opts: PipelineOptions | None = None, *,
+                     tick: Callable[[str], None] = lambda s: None) -> dict[str, list[Outcome]]:
+    """:func:`run_answers` for questions each asked of its own context (a contract alone); outcomes in the
+    order of ``asked``."""
+    out: dict[str, list[Outcome]] = {name: [] for name in systems}
+    for ctx, q in asked:
+        for name, rows in run_answers(ctx, [q], models, systems, opts, tick=tick).items():
+            out[name].extend(rows)
+    return out
+
+
 def supporting(short_answer: str, cited: Sequence[Chunk]) -> bool:
     """True when the cited passages hold every content word of the short answer (yes/no counts as held:
     its words are the question's)."""

@@ -26,6 +26,9 @@ class Question:
     answers: tuple[str, ...]
     gold_spans: tuple[tuple[int, int], ...]
     key: str = ""  # the exact string a needle/key-value question asks about ("" for open questions)
+    source: str = ""  # the document the question is asked of alone ("": the task's haystack)
+    half: str = ""  # the half the task puts the question in ("": the seeded shuffle of the questions decides)
+    kind: str = ""  # the kind of question, for accuracy per kind ("": none)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Retrieval and answer metrics: recall@k, MRR of gold passages; exact match, token F1, containment."""
+"""Retrieval and answer metrics: recall@k, MRR of gold passages; EM, token F1, containment; bootstrap intervals."""
 
 from __future__ import annotations
 
@@ -110,3 +110,22 @@ def latency_stats(seconds: Sequence[float]) -> dict[str, float]:
     """mean, p50, p95, p99 and n of a list of durations (seconds)."""
     return {"mean": sum(seconds) / len(seconds) if seconds else float("nan"), "p50": percentile(seconds, 50),
             "p95": percentile(seconds, 95), "p99": percentile(seconds, 99), "n": float(len(seconds))}
+
+
+def bootstrap_interval(values: Sequence[float], *, resamples: int = 1000, level: float = 0.95,
+                       seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values`` (e.g. 1/0 per question): ``resamples``
+    draws with replacement, seeded; (NaN, NaN) when empty.
+
+    Args:
+        values: one score per question, shape (n,).
+        resamples: bootstrap draws; level: the interval's coverage (0.95 = 2.5th to 97.5th percentile).
+        seed: the draws' seed (the same values give the same interval).
+    """
+    if not len(values):
+        return float("nan"), float("nan")
+    xs = np.asarray(values, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    means = xs[rng.integers(0, len(xs), size=(resamples, len(xs)))].mean(axis=1)
+    tail = (1 - level) / 2 * 100
+    return float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail))

@@ -64,8 +64,11 @@ def split_questions(questions: Sequence[Question], limit: int, seed: int) -> lis
 
 def scored_questions(task: Task, n: int, seed: int = 0, half: str = "test") -> list[Question]:
     """The first ``n`` questions of ``task``'s seeded ``half`` (:func:`split_questions` over all of them), or
-    its first ``n`` when the task is not split (``Task.split`` False: every question is scored)."""
+    its first ``n`` when the task is not split (``Task.split`` False: every question is scored). A task
+    that puts each question in its half itself (``Question.half``, e.g. by document) keeps its order."""
     pool = task.haystack.questions
+    if pool and all(q.half for q in pool):
+        return [q for q in pool if q.half == half][:n]
     return [q for q, split in split_questions(pool, len(pool), seed) if split == half or not task.split][:n]
 
 

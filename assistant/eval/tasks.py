@@ -9,6 +9,8 @@ character spans of its gold passages so any chunking can be scored, and its gold
 - ``kv``: key-value retrieval (lost-in-the-middle's 75-key records): many records' pairs, one per line;
   "what is the value of key K" (the key is the exact-scan target).
 - ``needle``: the essays with seeded "needle" sentences inserted at random paragraph boundaries.
+- ``cuad``: real commercial contracts (CUAD), each question asked of its own contract alone; halves by
+  contract; replies judged as a lawyer would (:mod:`assistant.eval.cuad`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from assistant.eval.filler import essays, nq_passages
 from assistant.eval.hotpot import HOTPOT_FILE, Haystack, Question, build_haystack, join_passages
+from assistant.records import Document
 
 KV_FILE = "needle/kv-retrieval-75_keys.jsonl.gz"
 NQ_FILE = "qa/nq-open-oracle.jsonl.gz"
@@ -31,12 +34,19 @@ NQ_FILE = "qa/nq-open-oracle.jsonl.gz"
 @dataclass(frozen=True)
 class Task:
     """A named haystack; ``key_targets`` is True when each question names an exact key to scan for;
-    ``split`` False means every question is scored (a small fixed set, nothing is tuned on it)."""
+    ``split`` False means every question is scored (a small fixed set, nothing is tuned on it).
+
+    ``read`` given: each question is asked of its own document (``Question.source``) alone; ``read(q)``
+    returns that document and ``q`` with its gold spans in it (the haystack's document is a placeholder).
+    ``judge`` given: ``judge(q, short_answer, found)`` says whether a reply is right, the task's own rule.
+    """
 
     name: str
     haystack: Haystack
     key_targets: bool = False
     split: bool = True
+    read: Callable[[Question], tuple[Document, Question]] | None = None
+    judge: Callable[[Question, str, bool], bool] | None = None
 
 
 def hotpot(data: Path, seed: int = 0) -> Task:
@@ -74,6 +84,16 @@ def contract(data: Path, seed: int = 0) -> Task:
             at = low.find(answer.lower(), at + 1)
         questions.append(Question(f"contract{i}", f["question"], (answer,), tuple(spans)))
     return Task("contract", Haystack(doc, tuple(questions)), split=False)
+
+
+def cuad(data: Path, seed: int = 0) -> Task:
+    """CUAD's contracts: questions a person asks of one contract, each asked of its contract alone (its
+    PDF read by the product), split into halves by contract, judged as a lawyer would
+    (:mod:`assistant.eval.cuad`)."""
+    from assistant.eval.cuad import PLACEHOLDER, contract_set
+
+    contracts, questions = contract_set(data, seed)
+    return Task("cuad", Haystack(PLACEHOLDER, questions), read=contracts.read, judge=contracts.judge)
 
 
 def hotpot_1m(data: Path, seed: int = 0) -> Task:
@@ -156,10 +176,10 @@ def needle(data: Path, seed: int = 0, needles: int = 20) -> Task:
 
 TASKS: dict[str, Callable[[Path], Task]] = {"hotpot": hotpot, "hotpot-1m": hotpot_1m, "nq": nq, "kv": kv,
                                             "needle": needle, "hotpot-unanswerable": hotpot_unanswerable,
-                                            "contract": contract}
+                                            "contract": contract, "cuad": cuad}
 
 # the files each task reads, relative to the data folder (checked before a run starts)
 REQUIRES: dict[str, tuple[str, ...]] = {
     "hotpot": (HOTPOT_FILE,), "hotpot-1m": (HOTPOT_FILE, NQ_FILE, "needle/PaulGrahamEssays"),
     "nq": (NQ_FILE,), "kv": (KV_FILE,), "needle": ("needle/PaulGrahamEssays",),
-    "hotpot-unanswerable": (HOTPOT_FILE,), "contract": ()}
+    "hotpot-unanswerable": (HOTPOT_FILE,), "contract": (), "cuad": ("cuad/master_clauses.csv", "cuad/pdf")}
