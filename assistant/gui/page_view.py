@@ -166,8 +166,8 @@ class PageView(QWidget):
         def work(emit: Emit, cancel: threading.Event) -> tuple[RenderedPage, QImage]:
             return _work(path, page, quote, scale)
 
-        self.note.setText(f"Rendering page {page}\u2026")
         self._update_controls()
+        self.page_label.setText(f"{self.page_label.text()} \u2026")  # rendering (the note below would jump)
         self.runner.start("page", f"Rendering page {page}", work, self._show, on_error=self._failed)
 
     def _show(self, result: tuple[RenderedPage, QImage]) -> None:
