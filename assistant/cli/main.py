@@ -14,6 +14,7 @@ from assistant.cli.evaluate import add_eval_command
 from assistant.cli.extract import add_extract_command
 from assistant.cli.mail import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
 from assistant.cli.passwords import add_password_option, failure_line, terminal_passwords
+from assistant.cli.source_page import add_source_page_options, check_source_page_options, write_source_page
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
 from assistant.progress import TerminalRenderer
@@ -25,6 +26,7 @@ Private, on-device assistant for your documents and email. Nothing you read leav
 Examples:
   assistant ask report.pdf "What are the payment terms?"
   assistant ask --fast notes.md contract.docx "Who signed the contract?"
+  assistant ask report.pdf "Who pays?" --show-source 1 --png page.png   (source 1's page, highlighted)
   assistant chat report.pdf               (ask follow-up questions; the file is read once)
   assistant models setup                  (assemble and verify the bundled 1.5B model once)
   assistant gui                           (the desktop app)
@@ -83,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
     add_password_option(ask)
     add_mail_option(ask)
+    add_source_page_options(ask)
     _add_model_options(ask)
     chat = sub.add_parser("chat", help="ask several questions about the same files",
                           description="Read the files once, then answer questions until an empty line "
@@ -127,6 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_eval(args)
         if args.command == "ask":
+            check_source_page_options(parser, args)
             return _ask(args)
         return _chat(args)
     except Cancelled:
@@ -184,6 +188,11 @@ def _ask(args: argparse.Namespace) -> int:
         print(json.dumps(answer_record(answer, session), indent=2, ensure_ascii=False))
     else:
         print_sources(answer)
+    if args.show_source is not None:
+        passwords = terminal_passwords() if args.password else None
+        if write_source_page(answer, session.context.documents, args.show_source, args.png, scale=args.scale,
+                             passwords=passwords):
+            return 1
     return 0 if answer.found else 3
 
 

@@ -141,6 +141,24 @@ def _ocr_page(page: Any, dpi: int, languages: str) -> str:
         bitmap.close()
 
 
+def open_pdf(path: Path, password: str | None = None) -> Any:
+    """``path`` as a ``pypdfium2.PdfDocument``; :class:`PasswordRequired` when it is locked and the password
+    is missing or wrong, :class:`InputError` when it is not a PDF or is corrupt."""
+    import pypdfium2 as pdfium
+
+    try:
+        return pdfium.PdfDocument(str(path), password=password)
+    except pdfium.PdfiumError as exc:
+        reason = str(exc)
+        if "password" in reason.lower():
+            raise PasswordRequired(str(path), "PDF", wrong=password is not None) from None
+        # pypdfium2 says "Failed to load document (PDFium: Data format error)."; the inner part names the cause
+        detail = reason.rstrip(".")
+        if detail.startswith("Failed to load document (") and detail.endswith(")"):
+            detail = detail[len("Failed to load document ("):-1]
+        raise InputError(str(path), f"corrupt or not a PDF ({detail})") from exc
+
+
 class PdfExtractor(Extractor):
     """Text of each page from PDFium. A password-protected file opens with the password given for it
     (:class:`PasswordRequired` without one or with a wrong one); a corrupt one raises :class:`InputError`."""
@@ -151,18 +169,7 @@ class PdfExtractor(Extractor):
     def segments(self, path: Path) -> Iterator[Segment]:
         import pypdfium2 as pdfium
 
-        password = current_password()  # the user password (ISO 32000-1 7.6.3.3) the person gave, if any
-        try:
-            pdf = pdfium.PdfDocument(str(path), password=password)
-        except pdfium.PdfiumError as exc:
-            reason = str(exc)
-            if "password" in reason.lower():
-                raise PasswordRequired(str(path), "PDF", wrong=password is not None) from None
-            # pypdfium2 says "Failed to load document (PDFium: Data format error)."; the inner part names the cause
-            detail = reason.rstrip(".")
-            if detail.startswith("Failed to load document (") and detail.endswith(")"):
-                detail = detail[len("Failed to load document ("):-1]
-            raise InputError(str(path), f"corrupt or not a PDF ({detail})") from exc
+        pdf = open_pdf(path, current_password())  # the user password (ISO 32000-1 7.6.3.3) given, if any
         limits = current_limits()
         ocr_done = 0
         ocr_error: str | None = None

@@ -216,7 +216,7 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
     cl, cb, cr, ct = crop
     flagged = objects.hidden
     limit = CELL_GAP
-    for i, code in enumerate(_codes(textpage)):
+    for i, code in enumerate(char_codes(textpage)):
         if code < 33 or 127 <= code < 161:  # C0/C1 controls and spaces (160: no-break space)
             if code in (10, 13):
                 broken = True
@@ -276,7 +276,7 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
     return out
 
 
-def _codes(textpage: Any) -> list[int]:
+def char_codes(textpage: Any) -> list[int]:
     """The code point of each character index: from one ``FPDFText_GetText`` call when it gives one
     UTF-16 unit per character (it is limited to UCS-2), else character by character."""
     import pypdfium2.raw as c

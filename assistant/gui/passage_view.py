@@ -1,5 +1,6 @@
 """Side view of a cited passage: file, page and the surrounding text with the cited chunk highlighted, from a
-word boundary on, Markdown headings shown as headings."""
+word boundary on, Markdown headings shown as headings; for a PDF, the page itself with the cited sentence
+highlighted (:class:`~assistant.gui.page_view.PageView`), the text a tab away."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import html
 import re
 from pathlib import PurePath
 
-from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
+from assistant.documents.pdfpage import cited_place, is_pdf
+from assistant.gui.page_view import PageView
 from assistant.records import Document, Source
 
 CONTEXT_CHARS = 600
@@ -66,10 +69,16 @@ class PassageView(QWidget):
         self.title.setAccessibleName("Passage location")
         self.text = QTextBrowser()
         self.text.setAccessibleName("Passage text")
+        self.page = PageView()
+        self.tabs = QTabWidget()
+        self.page.failed.connect(lambda reason: self.tabs.setCurrentWidget(self.text))
+        self.tabs.addTab(self.page, "Page")
+        self.tabs.addTab(self.text, "Text")
+        self._page_tab(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
-        layout.addWidget(self.text)
+        layout.addWidget(self.tabs)
         self.setVisible(False)  # until a source is clicked: the question and answer get the width
 
     def show_source(self, source: Source, document: Document | None) -> None:
@@ -77,6 +86,7 @@ class PassageView(QWidget):
         page = f", page {source.page}" if source.page else ""
         self.title.setText(f"[{source.n}] {short_source(source.source)}{page}")
         self.title.setToolTip(source.source)
+        self._show_page(source, document)
         if document is None:
             self.text.setHtml(f"<mark>{html.escape(source.snippet)}</mark>")
             return
@@ -104,7 +114,24 @@ class PassageView(QWidget):
         self.text.setTextCursor(cursor)
         self.text.ensureCursorVisible()
 
+    def _show_page(self, source: Source, document: Document | None) -> None:
+        """A PDF source's page, the cited sentence highlighted; other formats have only the text."""
+        page, quote = cited_place(source, document)
+        pdf = page is not None and is_pdf(source.source)
+        self._page_tab(pdf)
+        if pdf and page is not None:
+            self.page.show_page(source.source, page, quote)
+        else:
+            self.page.clear()
+
+    def _page_tab(self, shown: bool) -> None:
+        self.tabs.setTabVisible(0, shown)
+        self.tabs.tabBar().setVisible(shown)
+        self.tabs.setCurrentWidget(self.page if shown else self.text)
+
     def clear(self) -> None:
         self.title.setText("Click a source to read the passage.")
         self.text.clear()
+        self.page.clear()
+        self._page_tab(False)
         self.setVisible(False)

@@ -1,0 +1,211 @@
+"""Page view: a cited PDF page as the person saw it, the cited sentence highlighted; zoom, the pages
+before and after for context, and the file opened in the system's PDF viewer at that page.
+
+Pages are rendered on a background thread (:class:`~assistant.gui.tasks.TaskRunner`, one key: a page asked
+for while another renders replaces it, and the one replaced is never shown); the image comes back as a
+``QImage`` made on that thread (not a widget), the pixmap is made here.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QImage, QKeySequence, QPixmap, QShortcut
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from assistant.documents.pdfpage import DEFAULT_SCALE, MAX_SCALE, RenderedPage, render_page
+from assistant.gui.tasks import Emit, TaskRunner
+
+#: Zoom steps, in pixels per PDF point (1.0 is 72 dpi).
+ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
+
+
+def viewer_url(path: str, page: int) -> QUrl:
+    """``file:///path#page=N``: the fragment most PDF viewers (and browsers) open at (RFC 8118, 3)."""
+    url = QUrl.fromLocalFile(str(Path(path).resolve()))
+    url.setFragment(f"page={page}")
+    return url
+
+
+def _work(path: str, page: int, quote: str, scale: float) -> tuple[RenderedPage, QImage]:
+    """The page and its image as a ``QImage`` (background thread: no widget is touched)."""
+    rendered = render_page(path, page, quote, scale=scale)
+    image = rendered.image
+    data = image.tobytes("raw", "RGB")
+    qimage = QImage(data, image.width, image.height, 3 * image.width, QImage.Format.Format_RGB888).copy()
+    return rendered, qimage
+
+
+class PageView(QWidget):
+    """Shows one page of a PDF; :meth:`show_page` opens it at the cited page with the quote highlighted.
+
+    Signals: ``rendered(RenderedPage)`` when a page is on screen; ``failed(str)`` when it could not be
+    rendered (missing file, password, corrupt): the message says why.
+    """
+
+    rendered = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner = TaskRunner(self, max_threads=1)
+        self.path = ""
+        self.page = 0  # on screen (or being rendered); 0 before the first
+        self.pages = 0  # 0 until the first page is rendered
+        self.cited_page = 0
+        self.quote = ""
+        self.scale = DEFAULT_SCALE
+        self.current: RenderedPage | None = None
+        self.previous_button = self._button("\u25b2 Page", "Show the page before (Ctrl+PgUp)", self.previous_page)
+        self.next_button = self._button("Page \u25bc", "Show the page after (Ctrl+PgDown)", self.next_page)
+        self.page_label = QLabel()
+        self.page_label.setAccessibleName("Page number")
+        self.zoom_out_button = self._button("\u2212", "Zoom out (Ctrl+-)", self.zoom_out)
+        self.zoom_label = QLabel()
+        self.zoom_label.setAccessibleName("Zoom")
+        self.zoom_in_button = self._button("+", "Zoom in (Ctrl++)", self.zoom_in)
+        for small in (self.zoom_out_button, self.zoom_in_button):
+            small.setMaximumWidth(small.fontMetrics().horizontalAdvance("+") * 4 + 16)
+        self.open_button = self._button("Open in viewer", "Open the file in the system's PDF viewer at this page",
+                                        self.open_in_viewer)
+        self.open_button.setAccessibleName("Open in the system viewer at this page")
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: #8a5a00; font-size: small")
+        self.note.setAccessibleName("Page note")
+        self.image = QLabel()
+        self.image.setAccessibleName("Page image")
+        self.area = QScrollArea()
+        self.area.setWidget(self.image)
+        self.area.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.area.setStyleSheet("QScrollArea { background: #888 }")
+        for keys, slot in (("Ctrl+PgUp", self.previous_page), ("Ctrl+PgDown", self.next_page),
+                           ("Ctrl+-", self.zoom_out), ("Ctrl++", self.zoom_in), ("Ctrl+=", self.zoom_in)):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+        bar = QHBoxLayout()
+        for w in (self.previous_button, self.next_button, self.page_label):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        for w in (self.zoom_out_button, self.zoom_label, self.zoom_in_button, self.open_button):
+            bar.addWidget(w)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.note)
+        layout.addWidget(self.area, 1)
+        self._update_controls()
+
+    def _button(self, text: str, tip: str, slot: object) -> QPushButton:
+        button = QPushButton(text)
+        button.setToolTip(tip)
+        button.setAccessibleName(tip.split(" (")[0])
+        button.clicked.connect(slot)
+        return button
+
+    # ---- what the person does ----
+
+    def show_page(self, path: str, page: int, quote: str = "") -> None:
+        """Show page ``page`` (1-based) of the PDF ``path`` with ``quote`` highlighted on it."""
+        if path != self.path:
+            self.pages = 0
+        self.path, self.cited_page, self.quote = path, page, quote
+        self._go(page)
+
+    def previous_page(self) -> None:
+        if self.page > 1:
+            self._go(self.page - 1)
+
+    def next_page(self) -> None:
+        if self.path and (not self.pages or self.page < self.pages):
+            self._go(self.page + 1)
+
+    def zoom_in(self) -> None:
+        self._zoom(next((z for z in ZOOMS if z > self.scale + 1e-6), self.scale))
+
+    def zoom_out(self) -> None:
+        self._zoom(next((z for z in reversed(ZOOMS) if z < self.scale - 1e-6), self.scale))
+
+    def open_in_viewer(self) -> bool:
+        """Open the file in the system's PDF viewer at the page shown; False when none could be started."""
+        if not self.path:
+            return False
+        opened = QDesktopServices.openUrl(viewer_url(self.path, self.page or 1))
+        if not opened:
+            self.note.setText("No PDF viewer could be started for this file.")
+        return bool(opened)
+
+    def clear(self) -> None:
+        for task in self.runner.running("page"):
+            self.runner.cancel(task.id)
+        self.path, self.page, self.pages, self.cited_page, self.quote = "", 0, 0, 0, ""
+        self.current = None
+        self.image.clear()
+        self.image.resize(0, 0)
+        self.note.clear()
+        self._update_controls()
+
+    # ---- rendering ----
+
+    def _zoom(self, scale: float) -> None:
+        if scale != self.scale:
+            self.scale = scale
+            if self.path:
+                self._go(self.page)
+            self._update_controls()
+
+    def _go(self, page: int) -> None:
+        self.page = page
+        path, quote = self.path, self.quote if page == self.cited_page else ""
+        ratio = self.devicePixelRatioF()  # crisp on high-density screens: render the screen's pixels
+        scale = min(self.scale * ratio, MAX_SCALE)
+
+        def work(emit: Emit, cancel: threading.Event) -> tuple[RenderedPage, QImage]:
+            return _work(path, page, quote, scale)
+
+        self._update_controls()
+        self.page_label.setText(f"{self.page_label.text()} \u2026")  # rendering (the note below would jump)
+        self.runner.start("page", f"Rendering page {page}", work, self._show, on_error=self._failed)
+
+    def _show(self, result: tuple[RenderedPage, QImage]) -> None:
+        rendered, qimage = result
+        ratio = self.devicePixelRatioF()
+        qimage.setDevicePixelRatio(ratio)
+        self.current = rendered
+        self.pages = rendered.pages
+        self.image.setPixmap(QPixmap.fromImage(qimage))
+        self.image.resize(round(qimage.width() / ratio), round(qimage.height() / ratio))
+        self.note.setText(rendered.note)
+        self.note.setVisible(bool(rendered.note))
+        if rendered.highlights:  # the cited sentence in view, with some lines above it
+            left, top, right, bottom = rendered.highlights[0].pixels
+            x, y = (left + right) / 2 / ratio, (top + bottom) / 2 / ratio
+            self.area.ensureVisible(round(x), round(y), self.area.viewport().width() // 2,
+                                      self.area.viewport().height() // 3)
+        elif rendered.page != self.cited_page:
+            self.area.verticalScrollBar().setValue(0)
+        self._update_controls()
+        self.rendered.emit(rendered)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.current = None
+        self.image.clear()
+        self.note.setText(f"The page cannot be shown: {exc}")
+        self.note.setVisible(True)
+        self._update_controls()
+        self.failed.emit(str(exc))
+
+    def _update_controls(self) -> None:
+        have = bool(self.path)
+        self.previous_button.setEnabled(have and self.page > 1)
+        self.next_button.setEnabled(have and (not self.pages or self.page < self.pages))
+        self.page_label.setText(f"Page {self.page} of {self.pages}" if self.pages else
+                                f"Page {self.page}" if self.page else "")
+        self.zoom_label.setText(f"{self.scale * 100:.0f}%")  # 100%: 72 dpi, a point a pixel
+        self.zoom_out_button.setEnabled(self.scale > ZOOMS[0])
+        self.zoom_in_button.setEnabled(self.scale < ZOOMS[-1])
+        self.open_button.setEnabled(have)
+        self.note.setVisible(bool(self.note.text()))
