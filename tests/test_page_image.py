@@ -4,8 +4,6 @@ highlight drawn inside them and nowhere else, clear errors, and the time a page 
 from __future__ import annotations
 
 import re
-import statistics
-import time
 from pathlib import Path
 
 import pytest
@@ -177,19 +175,3 @@ def test_the_cited_page_is_where_the_sentence_lies(tmp_path: Path) -> None:
                  chunk_id=0)
     assert cited_place(cut, doc) == (2, SENTENCE[:40])
 
-
-def test_render_time_of_a_typical_page(tmp_path: Path) -> None:
-    """A page as full as a printed report page (the LaTeX sample's page 2 when present: 4,000 characters)."""
-    path, quote = (LATEX, "This text should contain all letters of the alphabet") if LATEX.is_file() else \
-        (clause_pdf(tmp_path / "clause.pdf"), SENTENCE)
-    page = 2
-    render_page(path, page, quote)  # PDFium and the fonts loaded once
-    times = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        rendered = render_page(path, page, quote)
-        times.append(time.perf_counter() - t0)
-    print(f"\nRender page {page} of {path.name} at scale {DEFAULT_SCALE} ({rendered.image.width}x"
-          f"{rendered.image.height} px) with the highlight: median {statistics.median(times) * 1000:.0f} ms, "
-          f"max {max(times) * 1000:.0f} ms")
-    assert rendered.highlights and statistics.median(times) < 2.0
