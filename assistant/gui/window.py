@@ -34,6 +34,7 @@ from assistant.gui.mail_sync import MailWatch, SyncOutcome, sync_all
 from assistant.gui.message_view import MessageView
 from assistant.gui.notify import NewMailNotifier, NotificationBanner
 from assistant.gui.open_files import OpenedFiles, ask_password, failure_sentence, open_more
+from assistant.gui.privacy import PrivacyControls
 from assistant.gui.progress import ProgressPanel
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.cache import MailCache
@@ -150,6 +151,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.offline)
         self.statusBar().addPermanentWidget(self.progress)
         self._make_actions()
+        self.privacy = PrivacyControls(self)  # the offline switch in the status bar, the Privacy menu and page
         self.resize(1280, 800)
         self._restore()
         self.reload_accounts()
