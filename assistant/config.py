@@ -203,6 +203,32 @@ class MailSettings:
 
 
 @dataclass(frozen=True)
+class PrivacySettings:
+    """Offline mode and the connection log (``[privacy]`` in config.toml; :mod:`assistant.netguard`).
+
+    Attributes:
+        offline: refuse every connection to another machine (mail, model downloads, sign-in, a reader
+            server elsewhere), at the socket, for any code in the process; files, questions, summaries,
+            drafts (kept on this computer until the next sync) and the mail cache keep working.
+            ``assistant --offline`` turns it on for one command.
+        log_kb: the most the connection log keeps, in KiB (the oldest entries go first).
+        log_days: connection log entries older than this many days are dropped.
+    """
+
+    offline: bool = False
+    log_kb: int = 1024
+    log_days: int = 30
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.offline, bool):
+            raise ConfigError(f"privacy.offline = {self.offline!r} is not true or false; fix config.toml")
+        for name in ("log_kb", "log_days"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"privacy.{name} = {value!r} is not a whole number of at least 1; fix config.toml")
+
+
+@dataclass(frozen=True)
 class Settings:
     """All settings. Build with :func:`load_settings`; change with :func:`dataclasses.replace`."""
 
@@ -211,6 +237,7 @@ class Settings:
     mail: MailSettings = field(default_factory=MailSettings)
     # What one file may cost to read ([documents] in config.toml; the fields of documents.limits.Limits).
     documents: Limits = field(default_factory=Limits)
+    privacy: PrivacySettings = field(default_factory=PrivacySettings)
 
 
 def _user_dir(where: str) -> Path:
@@ -266,6 +293,7 @@ def load_settings(path: Path | None = None) -> Settings:
         pipeline=_build(PipelineOptions, raw.get("pipeline", {}), "pipeline"),
         mail=_build(MailSettings, raw.get("mail", {}), "mail"),
         documents=_build(Limits, raw.get("documents", {}), "documents"),
+        privacy=_build(PrivacySettings, raw.get("privacy", {}), "privacy"),
     )
 
 

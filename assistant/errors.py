@@ -8,6 +8,8 @@
      +-- Cancelled             the user cancelled a long operation
      +-- SecretStoreError      the OS keyring is missing, locked or refused the request
      +-- StorageError          the data folder is full, read-only or refused a write
+     +-- NetworkOff            offline mode is on and something tried to reach another machine (also a
+     |                         ConnectionRefusedError, so a library handles it as a refused connection)
      +-- MailError             talking to a mail server failed
           +-- AuthError        the server refused the user name or password
           |    +-- SignInRequired  OAuth 2.0: no refresh token, or it expired or was revoked: sign in again
@@ -84,6 +86,23 @@ class StorageError(AssistantError):
         super().__init__(reason)
         self.path = path
         self.reason = reason
+
+
+class NetworkOff(AssistantError, ConnectionRefusedError):
+    """Offline mode is on, and a connection to (or a name look-up of) ``host`` was refused before a byte left,
+    or a connection opened earlier was stopped (``open_connection``). ``purpose`` is what the calling code
+    said the connection was for ("mail sync"); the message says it in words: "Mail sync needs the network;
+    offline mode is on". It is an OSError too, so libraries treat it as a refused connection and wrap it
+    (``raise ... from``); :func:`assistant.netguard.refusal` finds it in their chain."""
+
+    def __init__(self, purpose: str, host: str, port: int = 0, *, open_connection: bool = False) -> None:
+        what = purpose[:1].upper() + purpose[1:] if purpose else f"Connecting to {host}"
+        where = f"{host}:{port}" if port else host
+        done = (f"the connection to {where} was stopped" if open_connection else f"nothing was sent to {where}")
+        super().__init__(f"{what} needs the network; offline mode is on ({done}; turn offline mode off to go on)")
+        self.purpose = purpose
+        self.host = host
+        self.port = port
 
 
 class AuthError(MailError):

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from assistant import netguard
 from assistant.config import Settings
 from assistant.documents import PasswordPrompt, extract
 from assistant.documents.mime.attachments import EARLIER_MESSAGES, attachment_documents, evidence_documents
@@ -302,8 +303,9 @@ class Session:
         """Answer ``question`` over this session's context (see :func:`assistant.ttrag.pipeline.ask`)."""
         if not question.strip():
             raise AssistantError("the question is empty; type a question about the file(s)")
-        return ask(self.context, question, self.store.models(wait=False), self.store.settings.pipeline,
-                   emit=emit, cancel=cancel)
+        with netguard.activity("question"):
+            return ask(self.context, question, self.store.models(wait=False), self.store.settings.pipeline,
+                       emit=emit, cancel=cancel)
 
     def ask_followup(self, conversation: Conversation, question: str, *, rewrite: bool = True,
                      emit: Callable[[Event], None] = lambda e: None,
@@ -329,7 +331,11 @@ class Session:
         """
         if not question.strip():
             raise AssistantError("the question is empty; type a question about the file(s)")
-        cancel = cancel or threading.Event()
+        with netguard.activity("question"):
+            return self._followup(conversation, question, rewrite, emit, cancel or threading.Event())
+
+    def _followup(self, conversation: Conversation, question: str, rewrite: bool, emit: Callable[[Event], None],
+                  cancel: threading.Event) -> Turn:
         models = self.store.models(wait=False)
         history = conversation.turns if rewrite else []
         usage_start = len(models.generator.usage)
@@ -410,9 +416,10 @@ def draft_reply(store: ModelStore, message: Message, message_id: str, *, signer:
         Cancelled: ``cancel`` was set.
         ModelError: a model failed.
     """
-    documents, reasons = draft_documents(message, message_id, cache=cache)
-    ctx = Session(store, documents, emit=emit).context if documents else None
-    head = f"From: {message.sender}\nSubject: {message.subject}\n\n"
-    draft = write_draft(ctx, head + (message.body or ""), store.models(wait=False), store.settings.pipeline,
-                        signer=signer, instructions=instructions, emit=emit, cancel=cancel)
+    with netguard.activity("draft"):
+        documents, reasons = draft_documents(message, message_id, cache=cache)
+        ctx = Session(store, documents, emit=emit).context if documents else None
+        head = f"From: {message.sender}\nSubject: {message.subject}\n\n"
+        draft = write_draft(ctx, head + (message.body or ""), store.models(wait=False), store.settings.pipeline,
+                            signer=signer, instructions=instructions, emit=emit, cancel=cancel)
     return DraftResult(draft, tuple(documents), tuple(reasons))

@@ -13,6 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("ASSISTANT_CONFIG_DIR", tempfile.mkdtemp(prefix="assistant-test-config-"))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the connection guard main() installs logs every later connection of the session: into a temporary file, not
+# the real data folder (tests that read the log unset this, so it goes to their own data folder)
+os.environ.setdefault("ASSISTANT_CONNECTION_LOG", os.path.join(tempfile.mkdtemp(prefix="assistant-test-log-"),
+                                                              "connections.jsonl"))
 
 import assistant.models  # noqa: E402,F401  (switches the hub clients offline before any model import)
 from assistant.models.base import GenerationRequest, Generator  # noqa: E402

@@ -9,7 +9,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from assistant import secrets
+from assistant import netguard, secrets
 from assistant.accounts import Account, add_account, get_account, load_accounts, remove_account
 from assistant.documents.mime.parse import parse_message
 from assistant.errors import AssistantError, ConfigError, SecretStoreError, ServerUnreachable
@@ -137,7 +137,7 @@ def account_remove(args: argparse.Namespace) -> int:
 
 def account_test(args: argparse.Namespace) -> int:
     account = get_account(args.name)
-    with connector(account)() as source:
+    with netguard.purpose("testing the account"), connector(account)() as source:
         folders = source.folders()
         try:
             drafts = source.drafts_folder()
@@ -184,7 +184,7 @@ def mail_sync(args: argparse.Namespace) -> int:
         raise ConfigError("--poll goes with --watch: `assistant mail sync --watch --poll 60`")
     renderer = TerminalRenderer()
     for account in accounts:
-        with connector(account)() as source:
+        with netguard.purpose("mail sync"), connector(account)() as source:
             results = sync_account(source, cache, folders=args.folders or None, emit=renderer)
             delivered = pending.deliver(source)
         renderer.close()
@@ -366,7 +366,7 @@ def draft(args: argparse.Namespace) -> int:
                               *point_lines(points)]))
         return 0
     try:
-        with connector(account)() as source:
+        with netguard.purpose("saving a draft"), connector(account)() as source:
             folder, uid = save_draft(source, message)
     except ServerUnreachable as exc:
         kept = PendingDrafts().keep(account.name, message)

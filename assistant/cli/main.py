@@ -10,10 +10,12 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from assistant import netguard
 from assistant.cli.evaluate import add_eval_command
 from assistant.cli.extract import add_extract_command
 from assistant.cli.mail import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
 from assistant.cli.passwords import add_password_option, failure_line, terminal_passwords
+from assistant.cli.privacy import OFFLINE_HELP, add_privacy_command
 from assistant.cli.source_page import add_source_page_options, check_source_page_options, write_source_page
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
@@ -30,6 +32,8 @@ Examples:
   assistant chat report.pdf               (ask follow-up questions; the file is read once)
   assistant models setup                  (assemble and verify the bundled 1.5B model once)
   assistant gui                           (the desktop app)
+  assistant --offline ask report.pdf "..."  (refuse every connection to another machine)
+  assistant privacy log                   (every connection the assistant made, and what for)
 """
 
 
@@ -75,6 +79,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="assistant", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--offline", action="store_true", help=OFFLINE_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     ask = sub.add_parser("ask", help="answer one question about one or more files",
                          description="Read the files (nothing is indexed or saved), find the passages that "
@@ -100,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_mail_commands(sub)
     add_extract_command(sub)
     add_eval_command(sub)
+    add_privacy_command(sub)
     gui = sub.add_parser("gui", help="open the desktop app", description="Open the desktop window.")
     gui.add_argument("files", nargs="*", metavar="FILE", help="files to open at start")
     return parser
@@ -112,27 +118,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    was_offline = netguard.is_offline()
     try:
-        if args.command == "models":
-            from assistant.cli.models import run_models
-
-            return run_models(args.action, args.name)
-        if args.command in MAIL_COMMANDS:
-            return run_mail_command(args)
-        if args.command == "extract":
-            from assistant.cli.extract import run_extract
-
-            return run_extract(args)
-        if args.command == "gui":
-            return _gui(args)
-        if args.command == "eval":
-            from assistant.cli.evaluate import run_eval
-
-            return run_eval(args)
-        if args.command == "ask":
-            check_source_page_options(parser, args)
-            return _ask(args)
-        return _chat(args)
+        netguard.apply(load_settings().privacy, offline=args.offline)
+        return _run(args, parser)
     except Cancelled:
         print("\ncancelled", file=sys.stderr)
         return 130
@@ -142,6 +131,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AssistantError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    finally:
+        netguard.set_offline(was_offline)  # main() called again in this process starts from the settings
+
+
+def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.command == "models":
+        from assistant.cli.models import run_models
+
+        return run_models(args.action, args.name)
+    if args.command in MAIL_COMMANDS:
+        return run_mail_command(args)
+    if args.command == "privacy":
+        from assistant.cli.privacy import run_privacy
+
+        return run_privacy(args)
+    if args.command == "extract":
+        from assistant.cli.extract import run_extract
+
+        return run_extract(args)
+    if args.command == "gui":
+        return _gui(args)
+    if args.command == "eval":
+        from assistant.cli.evaluate import run_eval
+
+        return run_eval(args)
+    if args.command == "ask":
+        check_source_page_options(parser, args)
+        return _ask(args)
+    return _chat(args)
 
 
 def _gui(args: argparse.Namespace) -> int:

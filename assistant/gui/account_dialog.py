@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from assistant import secrets
+from assistant import netguard, secrets
 from assistant.accounts import SECURITY_MODES, Account, add_account
 from assistant.errors import AssistantError, ConfigError
 from assistant.gui.tasks import Emit, TaskRunner
@@ -36,7 +36,7 @@ PASSWORD = ""  # the sign-in choice meaning "a password (or app password)"
 def try_login(account: Account, password: str, emit: Emit, cancel: threading.Event) -> list[str]:
     """Log in and list the folders, INBOX first (runs off the GUI thread; the password is not stored)."""
     source = OAuthImapSource(account) if account.auth == "oauth2" else ImapSource(account, password)
-    with source:
+    with netguard.purpose("testing the account"), source:
         names = [f.name for f in source.folders()]
     return sorted(names, key=lambda n: (n.upper() != "INBOX", n.lower()))
 

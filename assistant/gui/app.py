@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from assistant import netguard
 from assistant.config import APP_ID, load_settings
 from assistant.gui.window import MainWindow
 from assistant.service import ModelStore
@@ -21,7 +22,9 @@ def run_gui(argv: Sequence[str] = (), files: Sequence[str] = ()) -> int:
     app.setApplicationName("Assistant")
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(QIcon.fromTheme(APP_ID))
-    window = MainWindow(ModelStore(load_settings()))
+    settings = load_settings()
+    netguard.apply(settings.privacy, offline=netguard.is_offline())  # `assistant --offline gui` stays offline
+    window = MainWindow(ModelStore(settings))
     window.show()
     window.start_watching()  # new mail in the watched folders is fetched as it arrives, and told
     if files:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from assistant import netguard
 from assistant.accounts import Account, get_account
 from assistant.errors import AssistantError, ServerUnreachable
 from assistant.gui.mail_list import MessageRow
@@ -57,7 +58,7 @@ def save_or_keep(row: MessageRow, text: str, pending: PendingDrafts) -> SaveOutc
     account = get_account(row.ref.account)
     message = build_reply(row.message, text, me=my_address(account))
     try:
-        with connector(account)() as source:
+        with netguard.purpose("saving a draft"), connector(account)() as source:
             folder, _ = save_draft(source, message)
     except ServerUnreachable as exc:
         return SaveOutcome(pending=pending.keep(account.name, message), reason=exc.reason)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal
 
+from assistant import netguard
 from assistant.accounts import load_accounts
 from assistant.config import WatchedFolder
 from assistant.errors import AssistantError, ServerUnreachable
@@ -38,7 +39,7 @@ def sync_all(cache: MailCache, emit: Emit, cancel: threading.Event,
     for account in load_accounts().values():
         emit(Progress("sync", 0, 0))
         try:
-            with connector(account)() as source:
+            with netguard.purpose("mail sync"), connector(account)() as source:
                 outcome.results.extend(sync_account(source, cache, emit=emit, cancel=cancel))
                 if pending is not None:
                     outcome.delivered.extend(pending.deliver(source))

@@ -14,6 +14,7 @@ from assistant.gui.files_controller import FilesController
 from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
 from assistant.gui.mail_controller import MailController
 from assistant.gui.mail_sync import SyncOutcome
+from assistant.gui.privacy import PrivacyControls
 from assistant.gui.window_layout import WindowLayout
 from assistant.mail.cache import MailCache
 from assistant.mail.pending import PendingDrafts
@@ -48,6 +49,7 @@ class MainWindow(WindowLayout):
                          settings=settings or gui_settings(), pending=PendingDrafts())
         self.files = FilesController(self)
         self.mail = MailController(self)
+        self.privacy = PrivacyControls(self)  # the offline switch in the status bar, the Privacy menu and page
         self.mail_watch = self.mail.watch
         self.notifier = self.mail.notifier
         self._wire()

@@ -24,6 +24,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from assistant import netguard
 from assistant.accounts import Security
 from assistant.errors import ConfigError
 
@@ -142,7 +143,10 @@ def fetch_url(url: str) -> str | None:
                 body += piece
                 if len(body) > MAX_DOCUMENT_BYTES:
                     return None
-    except (httpx2.HTTPError, OSError):
+    except (httpx2.HTTPError, OSError) as exc:
+        off = netguard.refusal(exc)
+        if off is not None:
+            raise off from None  # offline mode: say so, not "no mail server found"
         return None
     if len(body) > MAX_DOCUMENT_BYTES:
         return None
@@ -156,7 +160,10 @@ def resolve_dns(name: str, rdtype: str) -> list[str]:
 
     try:
         answer = dns.resolver.resolve(name, rdtype, lifetime=HTTP_TIMEOUT_S)
-    except dns.exception.DNSException:
+    except dns.exception.DNSException as exc:
+        off = netguard.refusal(exc)
+        if off is not None:
+            raise off from None
         return []
     return [r.to_text() for r in answer]
 
@@ -166,7 +173,10 @@ def probe_port(host: str, port: int) -> bool:
     try:
         with socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S):
             return True
-    except OSError:
+    except OSError as exc:
+        off = netguard.refusal(exc)
+        if off is not None:
+            raise off from None
         return False
 
 
@@ -249,12 +259,19 @@ def discover(address: str, *, fetch: Fetch = fetch_url, resolve: Resolve = resol
 
     Raises:
         ConfigError: not an address, or nothing was found (the message says to enter the server by hand).
+        NetworkOff: offline mode is on and the address is not in the built-in table.
     """
-    import urllib.parse
-
     local, domain = split_address(address)
     if domain in KNOWN:
         return _known(domain, address, f"built-in settings for {domain}")
+    with netguard.purpose("looking up the mail server"):
+        return _look_up(address, domain, fetch=fetch, resolve=resolve, probe=probe, autoconfig_urls=autoconfig_urls)
+
+
+def _look_up(address: str, domain: str, *, fetch: Fetch, resolve: Resolve, probe: Probe,
+             autoconfig_urls: Sequence[str]) -> ServerSettings:
+    import urllib.parse
+
     for template in autoconfig_urls:
         url = template.format(domain=domain, address=urllib.parse.quote(address, safe="@"))
         text = fetch(url)

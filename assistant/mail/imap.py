@@ -30,6 +30,7 @@ from typing import Any
 import imapclient
 import imapclient.exceptions as imap_errors
 
+from assistant import netguard
 from assistant.accounts import Account
 from assistant.errors import AuthError, ConnectionLost, FolderError, MailError, ServerUnreachable, TlsError
 
@@ -129,6 +130,9 @@ def ssl_context(account: Account) -> ssl.SSLContext:
 
 def _connect_error(account: Account, exc: BaseException) -> MailError:
     where = f"{account.host}:{account.effective_port}"
+    off = netguard.refusal(exc)
+    if off is not None:  # offline mode: unreachable by choice (a draft is kept, the sync says why)
+        return ServerUnreachable(account.name, str(off))
     if isinstance(exc, ssl.SSLCertVerificationError):
         return TlsError(account.name, f"the certificate of {where} was refused ({exc.verify_message}). "
                                       "If this server uses a self-signed certificate, save it and pass it with "
@@ -187,10 +191,14 @@ class ImapSource:
         """Open the connection (TLS as the account says) and log in.
 
         Raises:
-            ServerUnreachable: the host cannot be resolved, refuses, or times out.
+            ServerUnreachable: the host cannot be resolved, refuses, or times out, or offline mode is on.
             TlsError: the certificate is refused or STARTTLS is not offered.
             AuthError: the user name or password is wrong.
         """
+        with netguard.default_purpose("mail"):
+            self._connect()
+
+    def _connect(self) -> None:
         a = self.account
         timeout = imapclient.SocketTimeout(connect=CONNECT_TIMEOUT_S, read=self._timeout_s)
         context = ssl_context(a) if a.security != "plain" else None
@@ -279,6 +287,9 @@ class ImapSource:
         connection dropped (or a literal was cut short), stalled past the read timeout, or the server closed
         the session with ``* BYE`` (RFC 3501 §7.1.5)."""
         host = self.account.host
+        off = netguard.refusal(exc)
+        if off is not None:
+            return ConnectionLost(self.account.name, str(off))
         again = "run `assistant mail sync` again (messages saved so far are kept)"
         if isinstance(exc, TimeoutError):
             return ConnectionLost(self.account.name, f"{host} stopped answering for {self._timeout_s:g} s while "

@@ -29,7 +29,7 @@ import httpx2
 from authlib.integrations.httpx_client import OAuth2Client, OAuthError
 from authlib.oauth2.rfc6749.errors import OAuth2Error
 
-from assistant import secrets
+from assistant import netguard, secrets
 from assistant.accounts import Account
 from assistant.errors import AuthError, Cancelled, ConfigError, ServerUnreachable, SignInRequired
 
@@ -200,8 +200,9 @@ def sign_in(account: str, prov: Provider, client_id: str, *, client_secret: str 
                                      "again and allow mail access")
         raise AuthError(account, f"{prov.title} refused the sign-in ({reason}); check the client id and try again")
     try:
-        token = session.fetch_token(prov.token_endpoint, authorization_response=redirect.url, state=state,
-                                    code_verifier=verifier)
+        with netguard.purpose("signing in"):
+            token = session.fetch_token(prov.token_endpoint, authorization_response=redirect.url, state=state,
+                                        code_verifier=verifier)
     except (OAuthError, OAuth2Error) as exc:
         raise AuthError(account, f"{prov.title} refused the sign-in ({_error_name(exc)}); check the client id "
                                  "(and secret) you registered and sign in again") from exc
@@ -225,6 +226,9 @@ def _error_name(exc: Exception) -> str:
 
 def _unreachable(account: str, prov: Provider, exc: Exception) -> ServerUnreachable:
     host = urllib.parse.urlsplit(prov.token_endpoint).netloc
+    off = netguard.refusal(exc)
+    if off is not None:
+        return ServerUnreachable(account, str(off))
     return ServerUnreachable(account, f"the {prov.title} sign-in server {host} cannot be reached "
                                       f"({type(exc).__name__}); check your network and try again")
 
@@ -284,7 +288,8 @@ def access_token(account: Account, *, now: Callable[[], float] = time.time) -> s
             raise _sign_in_again(account, prov, f"account {account.name} is not signed in to {prov.title}")
         session = _session(prov, account.oauth_client_id, secrets.get_client_secret(account.name))
         try:
-            token = session.refresh_token(prov.token_endpoint, refresh_token=refresh)
+            with netguard.purpose("renewing the sign-in"):
+                token = session.refresh_token(prov.token_endpoint, refresh_token=refresh)
         except (OAuthError, OAuth2Error) as exc:
             _CACHE.drop(account.name)
             if _error_name(exc) in ("invalid_grant", "invalid_token", "unauthorized_client", "invalid_client"):

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from assistant import netguard
 from assistant.accounts import Account
 from assistant.config import DEFAULT_POLL_S, WatchedFolder
 from assistant.errors import AssistantError, AuthError, Cancelled, FolderError, MailError, TlsError
@@ -164,7 +165,7 @@ def watch_folder(watch: FolderWatch, cache: MailCache, *, stop: threading.Event,
 
     while not stop.is_set():
         try:
-            with watch.connect() as source:
+            with netguard.purpose("watching for new mail"), watch.connect() as source:
                 if watch.deliver_pending and pending is not None:
                     on_delivered(pending.deliver(source))  # before the sync, which leaves this folder selected
                 sync(source)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assistant import netguard
 from assistant.config import data_dir
 from assistant.errors import ModelError
 from assistant.models.catalog import CatalogEntry
@@ -87,15 +88,18 @@ def hub_endpoint() -> str:
 @contextlib.contextmanager
 def _online() -> Iterator[None]:
     """Let huggingface_hub make requests for the duration of a pull (the package keeps it offline), reading
-    the body in :data:`CHUNK_BYTES` pieces (its default, 10 MiB, makes the progress bar and Cancel coarse)."""
-    from huggingface_hub import constants
+    the body in :data:`CHUNK_BYTES` pieces (its default, 10 MiB, makes the progress bar and Cancel coarse);
+    its connections are logged as for "model download" and closed at the end."""
+    from huggingface_hub import close_session, constants
 
     before = constants.HF_HUB_OFFLINE, constants.DOWNLOAD_CHUNK_SIZE
     constants.HF_HUB_OFFLINE, constants.DOWNLOAD_CHUNK_SIZE = False, CHUNK_BYTES
     try:
-        yield
+        with netguard.purpose("model download"):
+            yield
     finally:
         constants.HF_HUB_OFFLINE, constants.DOWNLOAD_CHUNK_SIZE = before
+        close_session()  # no connection to the hub stays open after a pull (and the log gets its byte counts)
 
 
 def _is_hex(text: str, n: int) -> bool:
@@ -121,6 +125,9 @@ class _Remote:
 
 
 def _unreachable(endpoint: str, exc: BaseException) -> HubUnreachable:
+    off = netguard.refusal(exc)
+    if off is not None:
+        return HubUnreachable(str(off))
     reason = str(exc).split("\n")[0] or type(exc).__name__
     return HubUnreachable(f"cannot reach the model hub at {endpoint} ({reason}); you seem to be offline or the hub "
                           "is down. Nothing was downloaded, and the bundled models keep working "

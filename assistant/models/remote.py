@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+from assistant import netguard
 from assistant.accounts import is_loopback
 from assistant.errors import Cancelled, ModelError
 from assistant.models.base import GenerationRequest, Generator
@@ -155,7 +156,13 @@ class RemoteGenerator(Generator):
 
     def _read(self, request: GenerationRequest, out: queue.Queue[tuple[str, Any]], stop: threading.Event,
               usage: dict[str, int]) -> None:
-        """Worker thread: POST the request and put ``("text", piece)``, then ``("end", None)`` or
+        """Worker thread: :meth:`_read_reply`, its connection logged as for "asking the reader server"."""
+        with netguard.purpose("asking the reader server"):
+            self._read_reply(request, out, stop, usage)
+
+    def _read_reply(self, request: GenerationRequest, out: queue.Queue[tuple[str, Any]], stop: threading.Event,
+                    usage: dict[str, int]) -> None:
+        """POST the request and put ``("text", piece)``, then ``("end", None)`` or
         ``("error", ModelError)`` on ``out``; leaves early (closing the connection) once ``stop`` is set."""
         import httpx2
 
@@ -197,4 +204,6 @@ class RemoteGenerator(Generator):
             out.put(("error", exc))
         except httpx2.HTTPError as exc:
             if not stop.is_set():
-                out.put(("error", ModelError(f"cannot reach the reader server {self.base_url}: {exc}")))
+                off = netguard.refusal(exc)  # offline mode and a reader server on another machine
+                out.put(("error", ModelError(str(off) if off is not None else
+                                             f"cannot reach the reader server {self.base_url}: {exc}")))
