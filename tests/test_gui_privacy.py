@@ -87,7 +87,7 @@ def test_the_offline_switch_shows_its_state_in_the_status_bar(qtbot: QtBot, wind
     add_account(Account("far", ELSEWHERE, "alice@example.org", folders=("INBOX",)))
     secrets.set_password("far", "not-used")
     window.reload_accounts()
-    window.sync()
+    window.mail.sync()
     qtbot.waitUntil(window.sync_action.isEnabled, timeout=20000)
     assert "Mail sync needs the network; offline mode is on" in window.notice.text()
     window.privacy.offline_action.trigger()  # Privacy menu -> Offline mode turns it off again
