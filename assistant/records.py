@@ -119,12 +119,14 @@ class Answer:
 
 @dataclass(frozen=True)
 class Progress:
-    """Progress of a long stage: ``done`` of ``total`` units (total 0 = unknown)."""
+    """Progress of a long stage: ``done`` of ``total`` units (total 0 = unknown); ``detail`` names what the
+    stage works on in a person's words (``passages 1-3 of contract.pdf``; '' when there is nothing to add)."""
 
     stage: str
     done: int
     total: int
     unit: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,8 @@ def test_cancel_a_long_ask_returns_to_idle(qtbot: QtBot, window: MainWindow, sto
     window.ask_action.trigger()
     assert window.ask_panel._task is task and not task.cancel.is_set() and "Still answering" in \
         window.ask_panel.meta.text()
-    window.progress.cancel_button.click()
+    assert not window.progress.stop_button.isVisible()  # one Stop: the Ask button's
+    window.ask_panel.ask_button.click()
     assert window.progress.idle and not window.progress.isVisible() and not window.ask_panel.busy
     assert window.ask_panel.answer_text.toPlainText() == "Cancelled."
     assert window.ask_panel.ask_button.text() == "Ask"
@@ -341,7 +342,7 @@ def test_shortcuts_filter_and_window_state(qtbot: QtBot, user_dirs: Path, store:
     qtbot.keyClicks(window.messages.filter, "topic 1")
     assert window.messages.proxy.rowCount() == 1
     for widget in (window.messages.table, window.ask_panel.question, window.ask_panel.sources,
-                   window.draft_panel.text, window.progress.cancel_button):
+                   window.draft_panel.text, window.progress.stop_button):
         assert widget.accessibleName()
     window.splitter.setSizes([100, 500, 700])
     saved = window.splitter.saveState()

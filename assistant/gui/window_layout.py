@@ -122,6 +122,7 @@ class WindowLayout(QMainWindow):
         self.settings_action = self._action("Settings\u2026")
         self.ask_action = self._action("Ask", self.ask_panel.ask, "Ctrl+Return", "Ask the question (Ctrl+Enter)")
         self.draft_action = self._action("Draft reply", self.draft_reply, "Ctrl+D", "Draft a reply (Ctrl+D)")
+        self.stop_action = self._action("Stop", self.stop_running, "Esc", "Stop what is running (Esc)")
         self.filter_action = self._action("Filter messages", self.focus_filter, "Ctrl+F")
         self.prev_action = self._action("Previous message", lambda: self.messages.step(-1), "Alt+Up")
         self.next_action = self._action("Next message", lambda: self.messages.step(1), "Alt+Down")
@@ -143,6 +144,16 @@ class WindowLayout(QMainWindow):
         toolbar.setMovable(False)
         for a in (self.open_action, self.sync_action, self.account_action):
             toolbar.addAction(a)
+
+    def stop_running(self) -> None:
+        """Esc: stop the question being answered, else the draft being written, else the newest task (the
+        same as the one Stop button shown for it)."""
+        if self.ask_panel.busy:
+            self.ask_panel.stop()
+        elif self.draft_panel.busy:
+            self.draft_panel.stop()
+        else:
+            self.progress.cancel()
 
     def focus_filter(self) -> None:
         self.messages.filter.setFocus()
