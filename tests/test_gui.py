@@ -126,7 +126,7 @@ def test_open_files_ask_streams_answer_and_sources(qtbot: QtBot, window: MainWin
     assert answer is not None and "45 days" in answer.text
     assert "".join(tokens) == answer.text and len(tokens) > 3
     assert window.ask_panel.answer_text.toPlainText() == answer.text
-    assert window.ask_panel.sources.count() == len(answer.sources) > 0
+    assert window.ask_panel.sources.count() == len(answer.cited) > 0
     window.ask_panel.sources.itemClicked.emit(window.ask_panel.sources.item(0))
     assert window.ask_panel.passage.title.text().startswith("[1] ")
     assert window.ask_panel.passage.text.toPlainText()

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from assistant.documents import PasswordPrompt
 from assistant.errors import PasswordRequired
+from assistant.gui.sources_list import FittedList
 from assistant.gui.tasks import Emit
 from assistant.records import Document, Progress
 from assistant.service import ModelStore, Session, read_files
@@ -104,34 +105,29 @@ class OpenFilesList(QWidget):
 
     add_requested = Signal()
     remove_requested = Signal(list)  # the paths to close
+    MAX_ROWS = 4  # files listed before the list scrolls
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.list = QListWidget()
+        self.list = FittedList(self.MAX_ROWS)  # a long reason wraps instead of running off behind a scroll bar
         self.list.setAccessibleName("Open files")
         self.list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
-        self.list.setMaximumHeight(96)
-        self.list.setWordWrap(True)  # a long reason wraps instead of running off behind a scroll bar
-        self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
-        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.add_button = QPushButton("Add files\u2026")
         self.add_button.setToolTip("Open more files; the questions are then about all of them (Ctrl+O)")
         self.add_button.clicked.connect(self.add_requested)
         self.remove_button = QPushButton("Remove")
         self.remove_button.setToolTip("Close the selected files; the questions are then about the others")
         self.remove_button.clicked.connect(self._remove_selected)
-        buttons = QVBoxLayout()
-        buttons.addWidget(self.add_button)
-        buttons.addWidget(self.remove_button)
-        buttons.addStretch(1)
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.list, 1)
-        row.addLayout(buttons)
+        head = QHBoxLayout()  # the buttons beside the title: the list itself is only as tall as its files
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(QLabel("Open files"))
+        head.addStretch(1)
+        head.addWidget(self.add_button)
+        head.addWidget(self.remove_button)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(QLabel("Open files"))
-        column.addLayout(row)
+        column.addLayout(head)
+        column.addWidget(self.list)
         self.setVisible(False)
 
     def show_files(self, read: dict[str, Document], failed: dict[str, str], reading: Sequence[str] = ()) -> None:
@@ -144,6 +140,7 @@ class OpenFilesList(QWidget):
             self._add(path, f"\u2026 {Path(path).name} (reading)")
         for path, reason in failed.items():
             self._add(path, f"\u2716 {Path(path).name} \u2014 not read: {plain_reason(reason)}", reason)
+        self.list.fit()
         self.setVisible(self.list.count() > 0)
         self.remove_button.setEnabled(bool(read or failed))
 
