@@ -12,7 +12,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from assistant.config import Settings, config_dir
 from assistant.gui.files_controller import FilesController
 from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
-from assistant.gui.mail_controller import MailController
+from assistant.gui.mail_controller import ADD_ACCOUNT_HREF, ADD_ACCOUNT_LINK, MailController
 from assistant.gui.mail_sync import SyncOutcome
 from assistant.gui.window_layout import WindowLayout
 from assistant.mail.cache import MailCache
@@ -68,6 +68,7 @@ class MainWindow(WindowLayout):
         self.watch_action.triggered.connect(mail.set_watching)
         files.changed.connect(self.show_status)
         mail.accounts_changed.connect(self.show_status)
+        self.notice.linkActivated.connect(self._notice_link)
 
     # -- the window's entry points (the app, the tests) ------------------------------------------------
     def open_files(self, paths: Sequence[str | Path]) -> None:
@@ -115,9 +116,13 @@ class MainWindow(WindowLayout):
                 parts.append(f"{Path(path).name}{size}{mark}")
             self.notice.setText(f"Open: {', '.join(parts)}")
         elif not self.mail.has_accounts:
-            self.notice.setText("No mail account yet: add one (File \u2192 Add account) or open files (Ctrl+O).")
+            self.notice.setText(f"No mail account yet: {ADD_ACCOUNT_LINK} or open files (Ctrl+O).")
         else:
             self.notice.clear()
+
+    def _notice_link(self, link: str) -> None:
+        if link == ADD_ACCOUNT_HREF:
+            self.mail.add_account()
 
     # -- first run and settings ------------------------------------------------------------------------
     def first_run(self) -> FirstRunDialog | None:
