@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog
 
 from assistant.documents import supported_suffixes
+from assistant.gui.file_dialogs import open_file_names
 from assistant.gui.open_files import OpenedFiles, ask_password, failure_sentence, open_more
 from assistant.gui.window_layout import WindowLayout
 from assistant.records import Document
+from assistant.text.plural import count_of
 
 
 class FilesController(QObject):
@@ -31,8 +32,8 @@ class FilesController(QObject):
         """The file dialog, opening in the folder files were last opened from."""
         patterns = " ".join(f"*{s}" for s in supported_suffixes())
         start = str(self.ui.settings.value("files/last_dir", ""))
-        paths, _ = QFileDialog.getOpenFileNames(self.ui, "Open files", start if Path(start).is_dir() else "",
-                                                f"Documents ({patterns});;All files (*)")
+        paths = open_file_names(self.ui, "Open files", start if Path(start).is_dir() else "",
+                                f"Documents ({patterns});;All files (*)")
         if paths:
             self.ui.settings.setValue("files/last_dir", str(Path(paths[0]).parent))
             self.open_files(paths)
@@ -47,8 +48,8 @@ class FilesController(QObject):
         if not new:
             self.ui.notice.setText("Those files are already open.")
             return
-        self._reopen(new, f"Reading {len(new)} more file(s)\u2026" if self.open_docs else
-                     f"Reading {len(new)} file(s)\u2026")
+        self._reopen(new, f"Reading {count_of(len(new), 'more file')}\u2026" if self.open_docs else
+                     f"Reading {count_of(len(new), 'file')}\u2026")
 
     def close_files(self, paths: Sequence[str]) -> None:
         """Remove ``paths`` from the open files; the others are not read again."""
@@ -80,7 +81,8 @@ class FilesController(QObject):
                 passwords[path] = password
                 self.open_failures.pop(path, None)
         if passwords:
-            self._reopen(list(passwords), f"Reading {len(passwords)} password-protected file(s)\u2026", passwords)
+            self._reopen(list(passwords), f"Reading {count_of(len(passwords), 'password-protected file')}\u2026",
+                         passwords)
 
     def _files_opened(self, opened: OpenedFiles) -> None:
         self.open_docs.update(opened.read)

@@ -53,6 +53,7 @@ class MainWindow(WindowLayout):
         self._wire()
         self.reload_accounts()
         self.mail.show_pending()
+        self.ask_panel.question.setFocus()  # taken when the window is first activated: type the question
 
     def _wire(self) -> None:
         files, mail = self.files, self.mail
