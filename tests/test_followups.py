@@ -293,7 +293,7 @@ def test_chat_new_and_export(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
     before = set(tmp_path.iterdir())
     assert main(["chat", "--fast", "--no-router", str(doc)]) == 0
     err = capsys.readouterr().err
-    assert "usage: /export FILE.md" in err and f"Exported 1 turn(s) to {out}" in err
+    assert "usage: /export FILE.md" in err and f"Exported 1 question to {out}" in err
     assert "New conversation" in err and "nothing to export yet" in err and "/new starts" in err
     assert set(tmp_path.iterdir()) - before == {out}  # nothing else written
     text = out.read_text()

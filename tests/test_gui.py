@@ -294,7 +294,7 @@ def test_mail_sync_select_ask_draft_and_save(qtbot: QtBot, window: MainWindow, d
     assert cited, [menu.child(i).text(0) for i in range(menu.childCount())]
     panel.points.itemClicked.emit(cited[0], 0)
     assert "menu.txt" in panel.passage.title.text() and "soup and bread" in panel.passage.text.toPlainText()
-    assert "1 point(s) are not stated" in panel.status.text()
+    assert "1 point is not stated" in panel.status.text()
     window.draft_panel.text.setPlainText("Yes, noon works. See you Friday!")
     window.draft_panel.save_button.click()
     qtbot.waitUntil(lambda: window.draft_panel.status.text().startswith(("Saved", "Failed")), timeout=30000)
@@ -417,7 +417,7 @@ def test_a_draft_saved_offline_is_kept_and_shown_as_waiting(qtbot: QtBot, window
     assert "kept on this computer" in window.draft_panel.status.text(), window.draft_panel.status.text()
     [kept] = PendingDrafts().waiting("acc")
     assert kept.subject == "Re: Topic 1" and b"See you then." in kept.path.read_bytes()
-    assert window.pending_label.isVisibleTo(window) and "1 draft(s) waiting" in window.pending_label.text()
+    assert window.pending_label.isVisibleTo(window) and "1 draft waiting" in window.pending_label.text()
 
 
 NOT_FOUND = json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})

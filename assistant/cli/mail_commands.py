@@ -19,6 +19,7 @@ from assistant.mail.connect import connector
 from assistant.mail.pending import Delivered, PendingDrafts
 from assistant.mail.sync import SyncResult, sync_account
 from assistant.records import Message
+from assistant.text.plural import count_of
 
 if TYPE_CHECKING:
     from assistant.ttrag.compute.draft import Draft, Point
@@ -250,7 +251,7 @@ def mail_pending(args: argparse.Namespace) -> int:
     for d in drafts:
         print(f"{d.account:<12} {d.created:%Y-%m-%d %H:%M}  to {d.to[:30]:<30}  {d.subject}")
     if drafts:
-        print(f"{len(drafts)} draft(s) kept on this computer; `assistant mail sync` saves them to Drafts.")
+        print(f"{count_of(len(drafts), 'draft')} kept on this computer; `assistant mail sync` saves them to Drafts.")
     return 0
 
 

@@ -32,6 +32,7 @@ from assistant.mail.drafts import build_reply, save_draft
 from assistant.mail.pending import PendingDraft, PendingDrafts
 from assistant.records import Progress, Source, TokenText
 from assistant.service import DraftResult, ModelStore, draft_reply
+from assistant.text.plural import count_of
 from assistant.ttrag.compute.draft import Point
 
 NOT_STATED = "not stated in the documents"
@@ -235,7 +236,7 @@ class DraftPanel(QWidget):
         missing = sum(not p.answer.found for p in result.draft.points)
         parts = ["Draft ready: check each point against its source, edit, then Save to Drafts. Nothing is sent."]
         if missing:
-            parts.append(f"{missing} point(s) are not stated in the documents.")
+            parts.append(f"{count_of(missing, 'point')} {'is' if missing == 1 else 'are'} not stated in the documents.")
         if not result.draft.points:
             parts.append("No question in the email could be answered from attachments.")
         parts += [f"Not read: {line}" for line in result.skipped]

@@ -33,9 +33,9 @@ _WRAPPED = re.compile(r"^(?P<head>[^(]*?)\s*\((?P<inner>.*)\)\s*\.?$", re.DOTALL
 
 
 def plain_reason(reason: str) -> str:
-    """A reader's reason as one clause with at most one parenthesis: the nested library message
-    ``corrupt or not a PDF (Failed to load document (PDFium: Data format error).)`` becomes
-    ``corrupt or not a PDF (PDFium: Data format error)``; its innermost part is the detail that names
+    """A reader's reason as one clause with at most one parenthesis: a nested library message
+    ``corrupt or not a Word document (File is not a zip file (bad magic number).)`` becomes
+    ``corrupt or not a Word document (bad magic number)``; its innermost part is the detail that names
     the cause, the wrappers around it only repeat that loading failed."""
     reason = reason.strip().rstrip(".")
     match = _WRAPPED.match(reason)

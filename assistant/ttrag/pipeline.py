@@ -28,7 +28,14 @@ from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.generate import Reading, cite, stream_answer
 from assistant.ttrag.rewrite import rewrite_query
 
-NOT_FOUND_TEXT = "Not found in the document(s): none of the passages read answers this question."
+
+def not_found_text(n_documents: int = 1) -> str:
+    """The answer shown when none of the passages read answers the question, naming what was searched."""
+    where = "the document" if n_documents == 1 else f"the {n_documents} documents"
+    return f"Not found in {where}: none of the passages read answers this question."
+
+
+NOT_FOUND_TEXT = not_found_text(1)
 
 
 @dataclass
@@ -238,8 +245,9 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
                     note=note, equivalents=equivalents)
     if not reading.found:
-        run.text(NOT_FOUND_TEXT)
-        return _Result(NOT_FOUND_TEXT, False, fallback[:opts.ce_top_k], rewrites, reading)
+        text = not_found_text(len(ctx.documents))
+        run.text(text)
+        return _Result(text, False, fallback[:opts.ce_top_k], rewrites, reading)
     return _Result(reading.sentence, True, fallback, rewrites, reading)
 
 
