@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from assistant.documents import supported_suffixes
+from assistant.gui.draft_panel import MailFile
 from assistant.gui.file_dialogs import open_file_names
 from assistant.gui.open_files import OpenedFiles, ask_password, failure_sentence, open_more
 from assistant.gui.window_layout import WindowLayout
@@ -27,6 +28,7 @@ class FilesController(QObject):
         self.ui = ui
         self.open_docs: dict[str, Document] = {}
         self.open_failures: dict[str, str] = {}
+        self.mail_files: dict[str, MailFile] = {}  # the saved messages open (.eml, .msg): a reply is offered
 
     def choose_files(self) -> None:
         """The file dialog, opening in the folder files were last opened from."""
@@ -56,6 +58,8 @@ class FilesController(QObject):
         for path in paths:
             self.open_docs.pop(path, None)
             self.open_failures.pop(path, None)
+            self.mail_files.pop(path, None)
+        self._offer_reply(None)
         if not self.open_docs:
             self.ui.ask_panel.files.show_files({}, self.open_failures)
             self.ui.ask_panel.set_session(None, "No file open: open a file (Ctrl+O) or select a message.")
@@ -84,9 +88,22 @@ class FilesController(QObject):
             self._reopen(list(passwords), f"Reading {count_of(len(passwords), 'password-protected file')}\u2026",
                          passwords)
 
+    def _offer_reply(self, newest: MailFile | None) -> None:
+        """"Draft a reply" while a saved message is open; the Draft tab replies to ``newest`` (the message just
+        opened), else keeps its own unless that file was closed."""
+        self.ui.ask_panel.files.draft_button.setVisible(bool(self.mail_files))
+        panel = self.ui.draft_panel
+        if newest is not None:
+            panel.set_mail_file(newest)
+        elif panel.mail_file is not None and panel.mail_file.path not in self.mail_files:
+            panel.set_mail_file(next(reversed(self.mail_files.values()), None))
+
     def _files_opened(self, opened: OpenedFiles) -> None:
         self.open_docs.update(opened.read)
         self.open_failures.update(opened.failed)
+        new = [MailFile(path, message) for path, message in opened.messages.items()]
+        self.mail_files.update((m.path, m) for m in new)
+        self._offer_reply(new[-1] if new else None)
         panel = self.ui.ask_panel
         panel.files.show_files(self.open_docs, self.open_failures)
         session = opened.session

@@ -22,10 +22,11 @@ from PySide6.QtWidgets import (
 )
 
 from assistant.documents import PasswordPrompt
-from assistant.errors import PasswordRequired
+from assistant.documents.email_files import is_mail_file, read_mail_file
+from assistant.errors import InputError, PasswordRequired
 from assistant.gui.sources_list import FittedList
 from assistant.gui.tasks import Emit
-from assistant.records import Document, Progress
+from assistant.records import Document, Message, Progress
 from assistant.service import ModelStore, Session, read_files
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
@@ -58,11 +59,13 @@ def failure_sentence(path: str, reason: str) -> str:
 class OpenedFiles:
     """What one background open produced: the new files read (path -> document), those that failed
     (path -> reason), those of them that are password-protected (path -> whether the password given was
-    wrong) and the session over every open file (None when none could be read)."""
+    wrong), the saved messages among the new files (path -> the message, to draft a reply to) and the
+    session over every open file (None when none could be read)."""
 
     read: dict[str, Document] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
     locked: dict[str, bool] = field(default_factory=dict)
+    messages: dict[str, Message] = field(default_factory=dict)
     session: Session | None = None
 
 
@@ -81,6 +84,11 @@ def open_more(store: ModelStore, new: Sequence[str], kept: Sequence[Document], e
         result = read_files([path], cancel=cancel, passwords=_given((passwords or {}).get(path)))
         if result.documents:
             out.read[path] = result.documents[0]
+            if is_mail_file(path):
+                try:
+                    out.messages[path] = read_mail_file(path)
+                except InputError:  # read as a document all the same; no reply is offered
+                    pass
         for failure in result.failures:
             out.failed[path] = failure.reason
             if isinstance(failure, PasswordRequired) and failure.source == path:
@@ -105,6 +113,7 @@ class OpenFilesList(QWidget):
 
     add_requested = Signal()
     remove_requested = Signal(list)  # the paths to close
+    draft_requested = Signal()  # "Draft a reply" to the saved message open
     MAX_ROWS = 4  # files listed before the list scrolls
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -118,10 +127,16 @@ class OpenFilesList(QWidget):
         self.remove_button = QPushButton("Remove")
         self.remove_button.setToolTip("Close the selected files; the questions are then about the others")
         self.remove_button.clicked.connect(self._remove_selected)
+        self.draft_button = QPushButton("Draft a reply")
+        self.draft_button.setToolTip("Draft a reply to the saved message, grounded in its attachments (Ctrl+D)")
+        self.draft_button.setAccessibleName("Draft a reply to the saved message")
+        self.draft_button.clicked.connect(self.draft_requested)
+        self.draft_button.setVisible(False)
         head = QHBoxLayout()  # the buttons beside the title: the list itself is only as tall as its files
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(QLabel("Open files"))
         head.addStretch(1)
+        head.addWidget(self.draft_button)
         head.addWidget(self.add_button)
         head.addWidget(self.remove_button)
         column = QVBoxLayout(self)

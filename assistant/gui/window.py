@@ -61,6 +61,7 @@ class MainWindow(WindowLayout):
         self.messages.selected.connect(mail.select_message)
         self.ask_panel.files.add_requested.connect(files.choose_files)
         self.ask_panel.files.remove_requested.connect(files.close_files)
+        self.ask_panel.files.draft_requested.connect(self.draft_reply)
         self.draft_panel.kept.connect(lambda _: mail.show_pending())
         self.open_action.triggered.connect(files.choose_files)
         self.sync_action.triggered.connect(mail.sync)
