@@ -301,7 +301,7 @@ class Session:
             cancel: threading.Event | None = None) -> Answer:
         """Answer ``question`` over this session's context (see :func:`assistant.ttrag.pipeline.ask`)."""
         if not question.strip():
-            raise AssistantError("the question is empty; type a question about the file(s)")
+            raise AssistantError("the question is empty; type a question about the open files")
         return ask(self.context, question, self.store.models(wait=False), self.store.settings.pipeline,
                    emit=emit, cancel=cancel)
 
