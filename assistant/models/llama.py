@@ -153,6 +153,8 @@ class GreedyGrammarSampler:
         self._all_view["id"] = np.arange(n_vocab, dtype=np.int32)
         self._all_view["p"] = 0.0  # the grammar writes only the logits
         self.full_passes = 0  # tokens the grammar had to filter the whole vocabulary for
+        self._true: np.ndarray
+        self._false: np.ndarray
         self._true, self._false = booleans if booleans is not None else (np.zeros(0, np.int64),) * 2
         self.boolean_probs: list[float] = []  # P(true) at each JSON boolean chosen, renormalised over the two
 
