@@ -20,6 +20,7 @@ import tomli_w
 
 from assistant.config import config_dir
 from assistant.errors import ConfigError
+from assistant.text.plural import noun_for
 
 Security = Literal["ssl", "starttls", "plain"]
 SECURITY_MODES: tuple[Security, ...] = ("ssl", "starttls", "plain")
@@ -130,7 +131,8 @@ def _from_table(name: str, table: dict[str, Any]) -> Account:
              "auth", "oauth_provider", "oauth_client_id", "sasl_mechanism"}
     unknown = sorted(set(table) - known)
     if unknown:
-        raise ConfigError(f"unknown setting(s) {', '.join(unknown)} in [accounts.{name}]; remove them")
+        raise ConfigError(f"unknown {noun_for(len(unknown), 'setting')} {', '.join(unknown)} in [accounts.{name}]; "
+                          "remove them")
     try:
         return Account(name=name, host=str(table["host"]), username=str(table["username"]),
                        security=cast(Security, table.get("security", "ssl")), port=int(table.get("port", 0)),

@@ -18,6 +18,7 @@ import platformdirs
 
 from assistant.documents.limits import Limits
 from assistant.errors import ConfigError
+from assistant.text.plural import noun_for
 
 APP_NAME = "assistant"
 # The reverse-DNS application id (desktop entry, metainfo, icon, QApplication, settings folders). No
@@ -271,7 +272,7 @@ def _build(cls: type[Any], table: dict[str, Any], where: str) -> Any:
     names = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(table) - set(names))
     if unknown:
-        raise ConfigError(f"unknown setting(s) {', '.join(unknown)} in [{where}]; remove them")
+        raise ConfigError(f"unknown {noun_for(len(unknown), 'setting')} {', '.join(unknown)} in [{where}]; remove them")
     return cls(**table)
 
 

@@ -12,15 +12,32 @@ from assistant.records import Event, Progress, Retract, TokenText, TraceStep
 
 WITHDRAWN = "[withdrawn: the passages do not give that answer]"
 
+#: What each stage does, in a person's words (the CLI's bars and the app's status bar say the same).
 STAGE_LABELS = {
-    "read": "Reading files", "chunk": "Chunking", "index": "BM25 index", "route": "Routing (LLM)",
-    "prefilter": "Pre-filter", "conditional": "Conditional re-rank",
-    "evidence": "Selecting evidence sentences", "generate": "Reading passages (LLM)",
-    "rewrite": "Rewriting query (LLM)", "needle_lookup": "Exact lookup", "counting": "Counting",
-    "summarization": "Picking passages", "assemble": "Assembling model", "verify": "Verifying sha256",
-    "draft points": "Answering the email's questions", "draft": "Writing the reply (LLM)",
-    "standalone": "Resolving the follow-up (LLM)", "load_models": "Loading the search models",
+    "read": "Reading files", "extract": "Reading files", "chunk": "Splitting into passages",
+    "index": "Indexing the words", "route": "Choosing how to answer", "prefilter": "Finding passages",
+    "conditional": "Putting the passages in order", "evidence": "Picking the sentences to read",
+    "generate": "Reading the passages", "rewrite": "Finding other words to search with",
+    "needle_lookup": "Looking up the exact text", "counting": "Counting",
+    "summarization": "Picking passages to summarize", "assemble": "Assembling the model",
+    "verify": "Checking the model file", "draft points": "Answering the email's questions",
+    "draft": "Writing the reply", "standalone": "Relating the question to the earlier answers",
+    "load_models": "Loading the search models", "download": "Downloading",
 }
+#: Stages whose event names what they work on (:attr:`Progress.detail`): the sentence with it filled in.
+STAGE_WITH_DETAIL = {
+    "generate": "Reading {}", "evidence": "Picking the sentences to read in {}",
+    "standalone": "Working out what {} refers to",
+}
+WRITING_ANSWER = "Writing the answer"  # once the answer streams
+
+
+def stage_text(stage: str, detail: str = "") -> str:
+    """What ``stage`` is doing in plain words: ``Reading passages 1-3 of contract.pdf`` with a ``detail``,
+    else its :data:`STAGE_LABELS` label (the stage's own name when it has none)."""
+    if detail and stage in STAGE_WITH_DETAIL:
+        return STAGE_WITH_DETAIL[stage].format(detail)
+    return STAGE_LABELS.get(stage, stage)
 
 
 class TerminalRenderer:
@@ -60,7 +77,7 @@ class TerminalRenderer:
         if event.stage != self._stage or self._bar is None:
             self.close()
             self._stage = event.stage
-            self._bar = tqdm(total=event.total or None, desc=STAGE_LABELS.get(event.stage, event.stage),
+            self._bar = tqdm(total=event.total or None, desc=stage_text(event.stage, event.detail),
                              file=self.err, leave=False, disable=None, unit=event.unit or "it",
                              unit_scale=event.unit == "B", dynamic_ncols=True)
         if event.total:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
+
+_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")  # an answer's source markers: [2], [1, 3]
 
 Route = Literal["question_answering", "needle_lookup", "counting", "summarization"]
 ROUTES: tuple[Route, ...] = ("question_answering", "needle_lookup", "counting", "summarization")
@@ -116,15 +119,31 @@ class Answer:
     short_answer: str = ""
     supported_by: tuple[int, ...] = ()
 
+    @property
+    def cited(self) -> tuple[Source, ...]:
+        """The sources ``text`` cites by its ``[n]`` markers; every source when it has none (a count, a
+        not-found answer): then none is singled out."""
+        numbers = {int(n) for m in _MARKER.finditer(self.text) for n in re.findall(r"\d+", m.group(1))}
+        cited = tuple(s for s in self.sources if s.n in numbers)
+        return cited or self.sources
+
+    @property
+    def uncited(self) -> tuple[Source, ...]:
+        """The sources read but not cited (see :attr:`cited`), in order."""
+        cited = self.cited
+        return tuple(s for s in self.sources if s not in cited)
+
 
 @dataclass(frozen=True)
 class Progress:
-    """Progress of a long stage: ``done`` of ``total`` units (total 0 = unknown)."""
+    """Progress of a long stage: ``done`` of ``total`` units (total 0 = unknown); ``detail`` names what the
+    stage works on in a person's words (``passages 1-3 of contract.pdf``; '' when there is nothing to add)."""
 
     stage: str
     done: int
     total: int
     unit: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)

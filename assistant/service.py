@@ -29,7 +29,7 @@ from assistant.models.remote import RemoteGenerator, is_reader_url
 from assistant.records import Answer, Document, Event, Message, Progress, Source, TraceStep
 from assistant.ttrag.compute.draft import Draft, write_draft
 from assistant.ttrag.context import Context, build_context
-from assistant.ttrag.conversation import Conversation, Turn, needs_context, resolve
+from assistant.ttrag.conversation import Conversation, Turn, resolve
 from assistant.ttrag.pipeline import Models, ask
 
 
@@ -302,7 +302,7 @@ class Session:
             cancel: threading.Event | None = None) -> Answer:
         """Answer ``question`` over this session's context (see :func:`assistant.ttrag.pipeline.ask`)."""
         if not question.strip():
-            raise AssistantError("the question is empty; type a question about the file(s)")
+            raise AssistantError("the question is empty; type a question about the open files")
         with netguard.activity("question"):
             return ask(self.context, question, self.store.models(wait=False), self.store.settings.pipeline,
                        emit=emit, cancel=cancel)
@@ -330,7 +330,7 @@ class Session:
             ModelError: a model failed.
         """
         if not question.strip():
-            raise AssistantError("the question is empty; type a question about the file(s)")
+            raise AssistantError("the question is empty; type a question about the open files")
         with netguard.activity("question"):
             return self._followup(conversation, question, rewrite, emit, cancel or threading.Event())
 
@@ -339,12 +339,8 @@ class Session:
         models = self.store.models(wait=False)
         history = conversation.turns if rewrite else []
         usage_start = len(models.generator.usage)
-        if needs_context(question, history):
-            emit(Progress("standalone", 0, 1))
         resolution = resolve(CancellableGenerator(models.generator, cancel), question, history,
-                             max_history_tokens=conversation.max_history_tokens)
-        if resolution.asked_model:
-            emit(Progress("standalone", 1, 1))
+                             max_history_tokens=conversation.max_history_tokens, emit=emit)
         step = resolution.trace()
         emit(TraceStep("standalone", step))
         rewrite_usage = tuple(models.generator.usage[usage_start:])

@@ -114,4 +114,4 @@ def test_chat_keeps_the_session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     captured = capsys.readouterr()
     assert built == [1]  # read once, asked twice
     assert captured.out.count("Sources") == 2
-    assert "Read 1 file(s)" in captured.err
+    assert "Read 1 file:" in captured.err

@@ -79,7 +79,8 @@ def test_follow_ups_are_detected(question: str) -> None:
 @pytest.mark.parametrize("question", [
     "What is the penalty for late delivery?", "Is there a clause that allows termination?",
     "What does this agreement say about quality audits?", "Which law governs the supply agreement?",
-    "Are there any penalties for late payment?", "Who is Calder's contract manager for this agreement?"])
+    "Are there any penalties for late payment?", "Who is Calder's contract manager for this agreement?",
+    "Summarise the document", "Summarize this contract"])
 def test_self_contained_questions_have_no_cue(question: str) -> None:
     assert context_cues(question) == []
 
@@ -92,6 +93,18 @@ def test_no_model_call_for_a_self_contained_question_or_an_empty_history() -> No
     assert r.standalone == "Is there a cap on it?" and not r.asked_model
     assert generator.requests == []
     assert needs_context("Is there a cap on it?", [PENALTY]) and not needs_context("Is there a cap on it?", [])
+
+
+def test_the_follow_up_stage_is_shown_only_around_a_model_call() -> None:
+    """The app's status bar shows the ``standalone`` stage only for a question that refers back."""
+    generator = ScriptedGenerator(lambda r: '{"question": "Is there a cap on the penalty for late delivery?"}')
+    events: list[object] = []
+    resolve(generator, "Summarise the contract", [PENALTY], emit=events.append)
+    resolve(generator, "What is the address of the second one?", [SITES], emit=events.append)  # no call
+    assert events == [] and generator.requests == []
+    resolve(generator, "Is there a cap on it?", [PENALTY], emit=events.append)
+    assert [(e.stage, e.done, e.detail) for e in events] == [  # type: ignore[attr-defined]
+        ("standalone", 0, "\u201cit\u201d"), ("standalone", 1, "\u201cit\u201d")]
 
 
 # ---- the rewrite with a scripted model: the prompt, the check, the fallback ----
@@ -280,7 +293,7 @@ def test_chat_new_and_export(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
     before = set(tmp_path.iterdir())
     assert main(["chat", "--fast", "--no-router", str(doc)]) == 0
     err = capsys.readouterr().err
-    assert "usage: /export FILE.md" in err and f"Exported 1 turn(s) to {out}" in err
+    assert "usage: /export FILE.md" in err and f"Exported 1 question to {out}" in err
     assert "New conversation" in err and "nothing to export yet" in err and "/new starts" in err
     assert set(tmp_path.iterdir()) - before == {out}  # nothing else written
     text = out.read_text()

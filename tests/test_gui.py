@@ -127,7 +127,7 @@ def test_open_files_ask_streams_answer_and_sources(qtbot: QtBot, window: MainWin
     assert answer is not None and "45 days" in answer.text
     assert "".join(tokens) == answer.text and len(tokens) > 3
     assert window.ask_panel.answer_text.toPlainText() == answer.text
-    assert window.ask_panel.sources.count() == len(answer.sources) > 0
+    assert window.ask_panel.sources.count() == len(answer.cited) > 0
     window.ask_panel.sources.itemClicked.emit(window.ask_panel.sources.item(0))
     assert window.ask_panel.passage.title.text().startswith("[1] ")
     assert window.ask_panel.passage.text.toPlainText()
@@ -165,7 +165,8 @@ def test_cancel_a_long_ask_returns_to_idle(qtbot: QtBot, window: MainWindow, sto
     window.ask_action.trigger()
     assert window.ask_panel._task is task and not task.cancel.is_set() and "Still answering" in \
         window.ask_panel.meta.text()
-    window.progress.cancel_button.click()
+    assert not window.progress.stop_button.isVisible()  # one Stop: the Ask button's
+    window.ask_panel.ask_button.click()
     assert window.progress.idle and not window.progress.isVisible() and not window.ask_panel.busy
     assert window.ask_panel.answer_text.toPlainText() == "Cancelled."
     assert window.ask_panel.ask_button.text() == "Ask"
@@ -317,7 +318,7 @@ def test_mail_sync_select_ask_draft_and_save(qtbot: QtBot, window: MainWindow, d
     assert cited, [menu.child(i).text(0) for i in range(menu.childCount())]
     panel.points.itemClicked.emit(cited[0], 0)
     assert "menu.txt" in panel.passage.title.text() and "soup and bread" in panel.passage.text.toPlainText()
-    assert "1 point(s) are not stated" in panel.status.text()
+    assert "1 point is not stated" in panel.status.text()
     window.draft_panel.text.setPlainText("Yes, noon works. See you Friday!")
     window.draft_panel.save_button.click()
     qtbot.waitUntil(lambda: window.draft_panel.status.text().startswith(("Saved", "Failed")), timeout=30000)
@@ -365,7 +366,7 @@ def test_shortcuts_filter_and_window_state(qtbot: QtBot, user_dirs: Path, store:
     qtbot.keyClicks(window.messages.filter, "topic 1")
     assert window.messages.proxy.rowCount() == 1
     for widget in (window.messages.table, window.ask_panel.question, window.ask_panel.sources,
-                   window.draft_panel.text, window.progress.cancel_button):
+                   window.draft_panel.text, window.progress.stop_button):
         assert widget.accessibleName()
     window.splitter.setSizes([100, 500, 700])
     saved = window.splitter.saveState()
@@ -440,7 +441,7 @@ def test_a_draft_saved_offline_is_kept_and_shown_as_waiting(qtbot: QtBot, window
     assert "kept on this computer" in window.draft_panel.status.text(), window.draft_panel.status.text()
     [kept] = PendingDrafts().waiting("acc")
     assert kept.subject == "Re: Topic 1" and b"See you then." in kept.path.read_bytes()
-    assert window.pending_label.isVisibleTo(window) and "1 draft(s) waiting" in window.pending_label.text()
+    assert window.pending_label.isVisibleTo(window) and "1 draft waiting" in window.pending_label.text()
 
 
 NOT_FOUND = json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})

@@ -53,5 +53,5 @@ def test_qt_is_imported_only_under_gui():
 def test_the_checker_sees_an_import():
     """The checks above can fail: the imports they look for are found where they do occur."""
     assert "PySide6.QtWidgets" in _imports(ROOT / "gui" / "window_layout.py")
-    assert "assistant.mail.drafts" in _imports(ROOT / "cli" / "mail_commands.py")
+    assert "assistant.mail.drafts" in _imports(ROOT / "cli" / "draft.py")
     assert "assistant.text.subjects" in _imports(ROOT / "mail" / "threads.py")

@@ -207,7 +207,7 @@ def test_hidden_html_text_is_left_out_and_said_so(tmp_path: Path) -> None:
     for path in (mail, html):
         doc = extract(path)
         assert "B-214" in doc.text and "FENCE" not in doc.text and "nobody" not in doc.text
-        assert [p for p in doc.problems if "2 hidden part(s)" in p], doc.problems
+        assert [p for p in doc.problems if "2 hidden parts" in p], doc.problems
     plain = tmp_path / "plain.html"
     plain.write_text("<p>Nothing hidden here.</p>", encoding="utf-8")
     assert extract(plain).problems == ()

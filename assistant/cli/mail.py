@@ -63,16 +63,24 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
     clear.add_argument("--account")
 
     draft = sub.add_parser("draft", help="write a reply grounded in the message's attachments and save it to "
-                                         "Drafts (never sent)",
+                                         "Drafts, or beside a saved message (never sent)",
                            description="Lists what the email asks, answers each point from the attachments and "
                                        "the quoted thread with the question-answering pipeline, then writes the "
-                                       "reply from those answers only. --print shows the draft and, after it, "
-                                       "each point with its sources.")
-    draft.add_argument("id", metavar="ID", help="message to reply to (ACCOUNT:FOLDER:UID)")
+                                       "reply from those answers only. A synced message's reply goes to its "
+                                       "account's Drafts; a saved message's (.eml from webmail, Outlook .msg) to "
+                                       "an .eml file beside it (--out FILE to choose) or to --account NAME's "
+                                       "Drafts. --print shows the draft and, after it, each point with its "
+                                       "sources.")
+    draft.add_argument("id", metavar="ID|FILE", help="message to reply to: ACCOUNT:FOLDER:UID as `assistant mail "
+                                                     "list` shows, or a saved message (FILE.eml, FILE.msg)")
     draft.add_argument("--instructions", default="", help="what the reply should say")
     draft.add_argument("--text", help="use this reply text instead of asking the LLM")
     draft.add_argument("--reply-all", action="store_true", help="also address the original To and Cc")
     draft.add_argument("--print", action="store_true", help="print the draft instead of saving it")
+    draft.add_argument("--out", metavar="FILE", help="for a saved message: write the reply here (default: "
+                                                     "NAME-reply.eml beside it)")
+    draft.add_argument("--account", metavar="NAME", help="for a saved message: save the reply to this account's "
+                                                         "Drafts instead of a file")
     draft.add_argument("--fast", action="store_true", help="use the small 135M model")
 
 
@@ -113,7 +121,9 @@ def run_mail_command(args: argparse.Namespace) -> int:
         return int(getattr(mail_commands, f"account_{args.account_action}")(args))
     if args.command == "mail":
         return int(getattr(mail_commands, f"mail_{args.mail_action}")(args))
-    return int(mail_commands.draft(args))
+    from assistant.cli.draft import draft
+
+    return int(draft(args))
 
 
 

@@ -1,4 +1,5 @@
-"""What the ``account``, ``mail`` and ``draft`` commands do (parsing is in :mod:`assistant.cli.mail`)."""
+"""What the ``account`` and ``mail`` commands do (parsing is in :mod:`assistant.cli.mail`; ``draft`` is in
+:mod:`assistant.cli.draft`)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,18 @@ import getpass
 import json
 import sys
 import threading
-from typing import TYPE_CHECKING
 
 from assistant import netguard, secrets
 from assistant.accounts import Account, add_account, get_account, load_accounts, remove_account
 from assistant.documents.mime.parse import parse_message
-from assistant.errors import AssistantError, ConfigError, SecretStoreError, ServerUnreachable
+from assistant.errors import AssistantError, ConfigError, SecretStoreError
 from assistant.mail.autoconfig import ServerSettings
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.connect import connector
 from assistant.mail.pending import Delivered, PendingDrafts
 from assistant.mail.sync import SyncResult, sync_account
 from assistant.records import Message
-
-if TYPE_CHECKING:
-    from assistant.ttrag.compute.draft import Draft, Point
+from assistant.text.plural import count_of
 
 
 def read_password(args: argparse.Namespace, prompt: str) -> str:
@@ -250,7 +248,7 @@ def mail_pending(args: argparse.Namespace) -> int:
     for d in drafts:
         print(f"{d.account:<12} {d.created:%Y-%m-%d %H:%M}  to {d.to[:30]:<30}  {d.subject}")
     if drafts:
-        print(f"{len(drafts)} draft(s) kept on this computer; `assistant mail sync` saves them to Drafts.")
+        print(f"{count_of(len(drafts), 'draft')} kept on this computer; `assistant mail sync` saves them to Drafts.")
     return 0
 
 
@@ -344,72 +342,3 @@ def mail_clear(args: argparse.Namespace) -> int:
     MailCache().clear(args.account)
     print("Local mail cache deleted" + (f" for {args.account}" if args.account else "") + ".")
     return 0
-
-
-def draft(args: argparse.Namespace) -> int:
-    from assistant.mail.drafts import build_reply, draft_text, save_draft
-
-    ref, original = load_message(args.id)
-    account = get_account(ref.account)
-    points: tuple[Point, ...] = ()
-    if args.text is not None:
-        text = args.text
-    else:
-        made = _grounded_reply(ref.id, original, account, args)
-        text, points = made.body, made.points
-    me = account.username if "@" in account.username else f"{account.username}@{account.host}"
-    message = build_reply(original, text, me=me, reply_all=args.reply_all)
-    if args.print:
-        print(draft_text(message))
-        if points:
-            print("\n".join(["-" * 60, "Points answered (for your review; not part of the mail):",
-                              *point_lines(points)]))
-        return 0
-    try:
-        with netguard.purpose("saving a draft"), connector(account)() as source:
-            folder, uid = save_draft(source, message)
-    except ServerUnreachable as exc:
-        kept = PendingDrafts().keep(account.name, message)
-        print(f"{exc}.\nThe draft is kept on this computer ({kept.path.name}) and will be saved to Drafts "
-              "at the next `assistant mail sync`; `assistant mail pending` lists it.", file=sys.stderr)
-        return 0
-    print(f"Draft saved to {folder}" + (f" (UID {uid})" if uid else "") + "; review and send it from your "
-          "mail program.")
-    return 0
-
-
-def point_lines(points: tuple[Point, ...]) -> list[str]:
-    """One line per answered point, then its sources (file, page, quote); not-found points say so."""
-    lines = []
-    for n, p in enumerate(points, 1):
-        if not p.answer.found:
-            lines.append(f"{n}. {p.request}\n   not stated in the documents")
-            continue
-        lines.append(f"{n}. {p.request}\n   {p.answer.text}")
-        for s in p.answer.sources:
-            if s.n in p.answer.supported_by:
-                where = s.source + (f", p. {s.page}" if s.page else "")
-                lines.append(f"   [{s.n}] {where}: \"{s.snippet}\"")
-    return lines
-
-
-def _grounded_reply(message_id: str, original: Message, account: Account, args: argparse.Namespace) -> Draft:
-    import dataclasses
-
-    from assistant.config import ModelSettings, load_settings
-    from assistant.progress import TerminalRenderer
-    from assistant.service import ModelStore, draft_reply
-
-    settings = load_settings()
-    if args.fast:
-        settings = dataclasses.replace(settings, models=ModelSettings(llm="fast"))
-    renderer = TerminalRenderer(stream_tokens=False)
-    try:
-        made = draft_reply(ModelStore(settings), original, message_id, signer=account.signer,
-                           instructions=args.instructions, emit=renderer,
-                           cache=MailCache(max_bytes=settings.mail.cache_mb * 1024**2))
-    finally:
-        renderer.close()
-    for line in made.skipped:
-        print(f"note: {message_id}/{line}", file=sys.stderr)
-    return made.draft

@@ -21,6 +21,7 @@ from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
 from assistant.progress import TerminalRenderer
 from assistant.records import Answer
+from assistant.text.plural import count_of
 
 DESCRIPTION = """\
 Private, on-device assistant for your documents and email. Nothing you read leaves this machine.
@@ -227,7 +228,7 @@ def _chat(args: argparse.Namespace) -> int:
     assert isinstance(session, Session)
     ctx = session.context
     conversation = Conversation()
-    print(f"Read {len(ctx.documents)} file(s): {len(ctx.chunks)} chunks, {ctx.n_tokens:,} tokens. "
+    print(f"Read {count_of(len(ctx.documents), 'file')}: {len(ctx.chunks)} chunks, {ctx.n_tokens:,} tokens. "
           "Ask a question; follow-ups may refer to earlier answers (/help for commands, empty line or "
           "Ctrl-D to quit).", file=sys.stderr)
     while True:
@@ -286,7 +287,7 @@ def _chat_command(line: str, conversation: object, session: object) -> None:
         except OSError as exc:
             print(f"error: could not write {path}: {exc.strerror or exc}", file=sys.stderr)
             return
-        print(f"Exported {len(conversation.turns)} turn(s) to {path}", file=sys.stderr)
+        print(f"Exported {count_of(len(conversation.turns), 'question')} to {path}", file=sys.stderr)
     else:
         print(CHAT_HELP, file=sys.stderr)
 

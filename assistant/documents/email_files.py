@@ -18,9 +18,39 @@ from assistant.documents.limits import ISOLATE_ABOVE_BYTES
 from assistant.documents.mime.attachments import message_document
 from assistant.documents.mime.parse import NOT_READ, SIGNATURE, parse_message, readable_data, sealed_reason
 from assistant.errors import InputError
-from assistant.records import Segment
+from assistant.records import Message, Segment
 
 _OWN_SECTIONS = ("invitation: ", "event: ", "task: ", "contact: ")
+#: Files that hold one message a person can reply to (a draft is offered for them).
+MAIL_FILE_SUFFIXES = (".eml", ".msg")
+
+
+def is_mail_file(path: str | Path) -> bool:
+    """True for a saved message (``.eml``, Outlook ``.msg``): one a reply can be drafted to."""
+    return Path(path).suffix.lower() in MAIL_FILE_SUFFIXES
+
+
+def read_mail_file(path: str | Path) -> Message:
+    """The message saved in ``path`` (``.eml`` from webmail or a mail program, Outlook ``.msg``), parsed as
+    synced mail is, to reply to it.
+
+    Raises:
+        InputError: the file is missing, empty, not a saved message, or a ``.msg`` without extract-msg.
+    """
+    path = Path(path)
+    if not is_mail_file(path):
+        raise InputError(str(path), "not a saved message: reply to an .eml or .msg file")
+    if path.suffix.lower() == ".msg":
+        from assistant.documents.msg import msg_message
+
+        return msg_message(path)
+    try:
+        raw = wide_to_utf8(path.read_bytes())
+    except OSError as exc:
+        raise InputError(str(path), f"could not be read ({exc.strerror or exc})") from exc
+    if not raw.strip():
+        raise InputError(str(path), "empty message")
+    return parse_message(raw)
 
 
 def message_segments(raw: bytes, source: str, label: str | None = None) -> Iterator[Segment]:

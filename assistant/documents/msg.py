@@ -3,14 +3,16 @@ installed by default (``pip install 'assistant[msg]'``). Without it, ``.msg`` fi
 
 from __future__ import annotations
 
+import email.utils
 import logging
+import mimetypes
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from assistant.documents.base import Extractor, current_limits, nested_segments, register, report
 from assistant.errors import InputError
-from assistant.records import Segment
+from assistant.records import Attachment, Message, Segment
 
 MISSING = ("Outlook .msg files need the optional msg extra (extract-msg, GPL-3.0): "
            "install it with  pip install 'assistant[msg]'")
@@ -38,6 +40,58 @@ def _body(message: Any) -> str:
     return "(no text)"
 
 
+def _addresses(field: str | None) -> tuple[str, ...]:
+    """``"A" <a@x>; b@y`` (Outlook separates recipients with semicolons) as display strings."""
+    pairs = email.utils.getaddresses([(field or "").replace(";", ",")])
+    return tuple(email.utils.formataddr(p) if p[0] else p[1] for p in pairs if p[1])
+
+
+def _open(path: Path) -> Any:
+    try:
+        import extract_msg
+    except ImportError as exc:
+        raise InputError(str(path), MISSING) from exc
+    logging.getLogger("extract_msg").setLevel(logging.ERROR)  # it logs every unknown property
+    try:
+        return extract_msg.openMsg(str(path))
+    except Exception as exc:  # noqa: BLE001  (olefile and extract-msg raise many types)
+        raise InputError(str(path), f"corrupt or not an Outlook message ({type(exc).__name__}: {exc})") from exc
+
+
+def msg_message(path: Path) -> Message:
+    """The Outlook message in ``path`` as a :class:`Message` (to reply to it): addresses, Message-ID and
+    threading headers, text, and the attachments that carry data (embedded messages are left out).
+
+    Raises:
+        InputError: extract-msg is not installed, or the file is not an Outlook message.
+    """
+    message = _open(path)
+    try:
+        header = message.header
+        refs = str(header.get("References", "") if header is not None else "").split()
+        attachments = []
+        for count, att in enumerate(getattr(message, "attachments", []), start=1):
+            if isinstance(att.data, bytes):
+                name = att.longFilename or att.getFilename() or f"attachment{count}"
+                kind = att.mimetype or mimetypes.guess_type(name)[0] or "application/octet-stream"
+                attachments.append(Attachment(name, kind, len(att.data), att.data))
+        html = message.htmlBody
+        html_text = ""
+        if html:
+            from assistant.documents.mime.html import html_to_text
+
+            html_text = html_to_text(html.decode("utf-8", errors="replace") if isinstance(html, bytes) else str(html))
+        date = message.date if hasattr(message.date, "isoformat") else None
+        return Message(sender=str(message.sender or ""), to=_addresses(message.to), cc=_addresses(message.cc),
+                       reply_to=_addresses(getattr(message, "replyTo", None)), date=date,
+                       subject=str(message.subject or ""), message_id=str(message.messageId or "").strip(),
+                       in_reply_to=str(getattr(message, "inReplyTo", "") or "").strip(), references=tuple(refs),
+                       text=str(message.body or "").replace("\r\n", "\n"), html_text=html_text,
+                       attachments=tuple(attachments), defects=(), raw=path.read_bytes())
+    finally:
+        message.close()
+
+
 class MsgExtractor(Extractor):
     """Headers and body, then every attachment through the registry (embedded messages too)."""
 
@@ -45,15 +99,7 @@ class MsgExtractor(Extractor):
     isolate = True
 
     def segments(self, path: Path) -> Iterator[Segment]:
-        try:
-            import extract_msg
-        except ImportError as exc:
-            raise InputError(str(path), MISSING) from exc
-        logging.getLogger("extract_msg").setLevel(logging.ERROR)  # it logs every unknown property
-        try:
-            message = extract_msg.openMsg(str(path))
-        except Exception as exc:  # noqa: BLE001  (olefile and extract-msg raise many types)
-            raise InputError(str(path), f"corrupt or not an Outlook message ({type(exc).__name__}: {exc})") from exc
+        message = _open(path)
         try:
             yield Segment(text=_head(message) + "\n\n" + _body(message).replace("\r\n", "\n"))
             limits = current_limits()

@@ -31,6 +31,13 @@ from assistant.documents.pdftext import page_text
 from assistant.errors import InputError, PasswordRequired
 from assistant.records import Segment
 
+#: PDFium's load errors (pypdfium2's names for ``FPDF_ERR_*``) in a person's words.
+PDFIUM_REASONS = {
+    "Data format error": "not a valid PDF file",
+    "File access error": "the file could not be opened",
+    "Unsupported security scheme": "protected in a way this app cannot open",
+}
+
 
 def _has_images(page: Any) -> bool:
     import pypdfium2.raw as pdfium_c
@@ -156,7 +163,8 @@ def open_pdf(path: Path, password: str | None = None) -> Any:
         detail = reason.rstrip(".")
         if detail.startswith("Failed to load document (") and detail.endswith(")"):
             detail = detail[len("Failed to load document ("):-1]
-        raise InputError(str(path), f"corrupt or not a PDF ({detail})") from exc
+        plain = next((said for code, said in PDFIUM_REASONS.items() if code in detail), "")
+        raise InputError(str(path), plain or f"corrupt or not a PDF ({detail})") from exc
 
 
 class PdfExtractor(Extractor):

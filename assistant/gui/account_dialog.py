@@ -29,6 +29,7 @@ from assistant.mail import oauth
 from assistant.mail.autoconfig import ServerSettings, discover
 from assistant.mail.connect import OAuthImapSource
 from assistant.mail.imap import ImapSource
+from assistant.text.plural import count_of
 
 PASSWORD = ""  # the sign-in choice meaning "a password (or app password)"
 
@@ -253,7 +254,7 @@ class AccountDialog(QDialog):
         if isinstance(outcome, BaseException):
             self._show(f"\u2716 {outcome}", ok=False)
         else:
-            self._show(f"\u2714 Connected: {len(outcome)} folder(s) ({', '.join(outcome[:5])}).", ok=True)
+            self._show(f"\u2714 Connected: {count_of(len(outcome), 'folder')} ({', '.join(outcome[:5])}).", ok=True)
 
     def _show(self, text: str, *, ok: bool) -> None:
         self.error.setStyleSheet("color: #1b5e20" if ok else "color: #b00020")

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
     QListWidgetItem,
     QPushButton,
     QSplitter,
@@ -26,10 +25,15 @@ from PySide6.QtWidgets import (
 
 from assistant.gui.open_files import OpenFilesList
 from assistant.gui.passage_view import PassageView, short_source
+from assistant.gui.sources_list import FittedList, OtherPassages, source_item
 from assistant.gui.tasks import Emit, Task, TaskRunner
 from assistant.records import Answer, Retract, Source, TokenText
 from assistant.service import Session
 from assistant.ttrag.conversation import Conversation, Turn
+
+#: How an answer that is not a plain one was made, in the words shown under it.
+ROUTE_NOTES = {"summarization": "Summary", "counting": "Exact count", "needle_lookup": "Found by exact text"}
+SOURCE_ROWS = 4  # rows of cited sources shown before the list scrolls
 
 
 class AskPanel(QWidget):
@@ -65,11 +69,13 @@ class AskPanel(QWidget):
         self.meta.setStyleSheet("color: #666; font-size: small")
         self.meta.setAccessibleName("Route and rewrites")
         self.sources_label = QLabel("Sources")
-        self.sources = QListWidget()
+        self.sources = FittedList(SOURCE_ROWS)
         self.sources.setAccessibleName("Sources")
-        self.sources.setWordWrap(True)
         self.sources.itemClicked.connect(self._open_source)
         self.sources.itemActivated.connect(self._open_source)
+        self.other_sources = OtherPassages()  # read but not cited: closed, under the cited ones
+        self.other_sources.list.itemClicked.connect(self._open_source)
+        self.other_sources.list.itemActivated.connect(self._open_source)
         self.passage = PassageView()
         self.conversation = Conversation()
         self._context_sources: frozenset[str] = frozenset()  # documents the conversation is about
@@ -109,13 +115,14 @@ class AskPanel(QWidget):
         column.addWidget(self.files)
         column.addWidget(self.context_label)
         column.addLayout(conversation_row)
-        column.addWidget(self.history, 2)
-        column.addWidget(self.history_note)
+        column.addWidget(self.history, 1)  # the conversation and the answer share the height; the lists
+        column.addWidget(self.history_note)  # around them take only the rows they hold
         column.addLayout(row)
-        column.addWidget(self.answer_text, 3)
+        column.addWidget(self.answer_text, 1)
         column.addWidget(self.meta)
         column.addWidget(self.sources_label)
-        column.addWidget(self.sources, 2)
+        column.addWidget(self.sources)
+        column.addWidget(self.other_sources)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(self.passage)
@@ -151,6 +158,8 @@ class AskPanel(QWidget):
         self.answer_text.clear()
         self.meta.clear()
         self.sources.clear()
+        self.sources.fit()
+        self.other_sources.show_sources(())
         self.sources_label.setText("Sources")
         self.sources.setAccessibleName("Sources")
         self.passage.clear()
@@ -235,7 +244,7 @@ class AskPanel(QWidget):
         if turn.standalone != turn.question:
             parts.append(f"you asked “{turn.question}”, answered as “{turn.standalone}”")
         if answer.route != "question_answering":
-            parts.append(f"answered by {answer.route.replace('_', ' ')}")
+            parts.append(ROUTE_NOTES.get(answer.route, answer.route.replace("_", " ")))
         if answer.rewrites:
             parts.append("rewrites: " + " | ".join(answer.rewrites))
         if not answer.found:
@@ -245,12 +254,11 @@ class AskPanel(QWidget):
         if not answer.found:  # what was read is not evidence: it must not look like sources
             self.sources_label.setText("Passages read (no answer found in them)")
             self.sources.setAccessibleName("Passages read")
-        for source in answer.sources:
-            page = f", p. {source.page}" if source.page else ""
-            item = QListWidgetItem(f"[{source.n}] {short_source(source.source)}{page}: \u201c{source.snippet}\u201d")
-            item.setToolTip(source.source)
-            item.setData(Qt.ItemDataRole.UserRole, source)
-            self.sources.addItem(item)
+        # the passages the answer cites by its [n] markers are its sources; the others were only read
+        for source in answer.cited if answer.found else answer.sources:
+            self.sources.addItem(source_item(source))
+        self.sources.fit()
+        self.other_sources.show_sources(answer.uncited if answer.found else ())
         self.answered.emit(answer)
 
     def _error(self, exc: BaseException) -> None:
@@ -314,7 +322,7 @@ class AskPanel(QWidget):
             if turn.standalone != turn.question:
                 asked += f" <span style='color:#666'>(answered as: {html.escape(turn.standalone)})</span>"
             links = []
-            for s in turn.sources:
+            for s in turn.answer.cited if turn.answer.found else turn.sources:  # as under the answer
                 page = f", p. {s.page}" if s.page else ""
                 links.append(f"<a href='source:{t}:{s.n - 1}'>[{s.n}] {html.escape(short_source(s.source))}"
                              f"{page}</a>")

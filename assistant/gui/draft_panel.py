@@ -1,10 +1,13 @@
 """Draft reply panel: a reply grounded in the message's attachments, streamed as it is written, each answered
-point listed with its sources for review; edited by the person, saved to Drafts (kept locally when offline)."""
+point listed with its sources for review; edited by the person, saved to Drafts (kept locally when offline).
+The message is a synced one, or one saved as a file (``.eml``, ``.msg``) whose reply can also be saved as an
+``.eml`` file where the person chooses."""
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QTextCursor
@@ -22,8 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from assistant import netguard
-from assistant.accounts import Account, get_account
+from assistant.accounts import Account, get_account, load_accounts
 from assistant.errors import AssistantError, ServerUnreachable
+from assistant.gui.file_dialogs import save_file_name
 from assistant.gui.mail_list import MessageRow
 from assistant.gui.passage_view import PassageView, short_source
 from assistant.gui.tasks import Emit, TaskRunner
@@ -31,8 +35,10 @@ from assistant.mail.cache import MailCache
 from assistant.mail.connect import connector
 from assistant.mail.drafts import build_reply, save_draft
 from assistant.mail.pending import PendingDraft, PendingDrafts
-from assistant.records import Progress, Source, TokenText
+from assistant.mail.reply_file import account_for, default_reply_path, replying_as, write_reply
+from assistant.records import Message, Progress, Source, TokenText
 from assistant.service import DraftResult, ModelStore, draft_reply
+from assistant.text.plural import count_of
 from assistant.ttrag.compute.draft import Point
 
 NOT_STATED = "not stated in the documents"
@@ -45,6 +51,14 @@ def my_address(account: Account) -> str:
 
 
 @dataclass(frozen=True)
+class MailFile:
+    """A message saved as a file (``.eml``, ``.msg``) to draft a reply to, opened in the Ask panel."""
+
+    path: str
+    message: Message
+
+
+@dataclass(frozen=True)
 class SaveOutcome:
     """Where a draft went: the Drafts folder, or kept on this computer because the server was unreachable."""
 
@@ -53,10 +67,11 @@ class SaveOutcome:
     reason: str = ""
 
 
-def save_or_keep(row: MessageRow, text: str, pending: PendingDrafts) -> SaveOutcome:
-    """APPEND the reply to Drafts; when the server cannot be reached, keep it for the next sync. Off the GUI thread."""
-    account = get_account(row.ref.account)
-    message = build_reply(row.message, text, me=my_address(account))
+def save_or_keep(account_name: str, original: Message, text: str, pending: PendingDrafts) -> SaveOutcome:
+    """APPEND the reply to ``original`` to the account's Drafts; when the server cannot be reached, keep it for
+    the next sync. Off the GUI thread."""
+    account = get_account(account_name)
+    message = build_reply(original, text, me=my_address(account))
     try:
         with netguard.purpose("saving a draft"), connector(account)() as source:
             folder, _ = save_draft(source, message)
@@ -102,6 +117,7 @@ class DraftPanel(QWidget):
         self.pending = pending or PendingDrafts()
         self.cache: MailCache | None = None  # earlier messages of the conversation are read from it
         self.row: MessageRow | None = None
+        self.mail_file: MailFile | None = None  # a saved message instead of a synced one
         self.result: DraftResult | None = None
         self.about = QLabel("Select a message to draft a reply (Ctrl+D).")
         self.about.setWordWrap(True)
@@ -127,11 +143,16 @@ class DraftPanel(QWidget):
         self.save_button = QPushButton("Save to Drafts")
         self.save_button.setAccessibleName("Save the draft to the Drafts folder")
         self.save_button.clicked.connect(self.save)
+        self.save_as_button = QPushButton("Save as\u2026")
+        self.save_as_button.setAccessibleName("Save the draft as an email file")
+        self.save_as_button.setToolTip("Save the reply as an .eml file (with its quoted original) to open in your "
+                                       "mail program")
+        self.save_as_button.clicked.connect(self.save_as)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setAccessibleName("Draft status")
         buttons = QHBoxLayout()
-        for b in (self.generate_button, self.copy_button, self.save_button):
+        for b in (self.generate_button, self.copy_button, self.save_button, self.save_as_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         review = QSplitter(Qt.Orientation.Horizontal)
@@ -157,14 +178,39 @@ class DraftPanel(QWidget):
         return bool(self.runner.running("draft"))
 
     def set_message(self, row: MessageRow | None) -> None:
-        if row is not self.row:
+        if row is not self.row or self.mail_file is not None:
             for task in self.runner.running("draft"):
                 self.runner.cancel(task.id)
             self._clear()
-        self.row = row
+        self.row, self.mail_file = row, None
         self.about.setText(f"Reply to: {row.message.subject or '(no subject)'} \u2014 {row.message.sender}"
                            if row else "Select a message to draft a reply (Ctrl+D).")
         self._update_buttons()
+
+    def set_mail_file(self, mail_file: MailFile | None) -> None:
+        """Reply to a message saved as a file (None: the file was closed; a synced message is then selected
+        again to reply to it)."""
+        if mail_file != self.mail_file:
+            for task in self.runner.running("draft"):
+                self.runner.cancel(task.id)
+            self._clear()
+        self.row, self.mail_file = None, mail_file
+        if mail_file is None:
+            self.about.setText("Select a message, or open a saved one (.eml, .msg), to draft a reply (Ctrl+D).")
+        else:
+            message = mail_file.message
+            self.about.setText(f"Reply to: {message.subject or '(no subject)'} \u2014 {message.sender} "
+                               f"(saved message {Path(mail_file.path).name})")
+        self._update_buttons()
+
+    def _file_account(self) -> Account | None:
+        """The account a reply to the saved message goes to Drafts of (see :func:`account_for`), if any."""
+        if self.mail_file is None:
+            return None
+        try:
+            return account_for(self.mail_file.message, list(load_accounts().values()))
+        except AssistantError:  # an unreadable accounts file: the reply is saved as a file
+            return None
 
     def _clear(self) -> None:
         self.result = None
@@ -174,12 +220,17 @@ class DraftPanel(QWidget):
         self.status.clear()
 
     def _update_buttons(self) -> None:
-        has = self.row is not None
+        has = self.row is not None or self.mail_file is not None
         busy = self.busy
         self.generate_button.setEnabled(has)
         self.generate_button.setText("Stop" if busy else
                                      "Regenerate" if self.text.toPlainText().strip() else "Generate")
-        self.save_button.setEnabled(has and not busy)
+        to_drafts = self.row is not None or self._file_account() is not None
+        self.save_button.setEnabled(has and to_drafts and not busy)
+        self.save_button.setToolTip("" if to_drafts or not has else
+                                    "No mail account is set up: save the reply as a file instead (Save as\u2026)")
+        self.save_as_button.setVisible(self.mail_file is not None)
+        self.save_as_button.setEnabled(not busy)
         self.copy_button.setEnabled(has and not busy)
         self.instructions.setEnabled(not busy)
 
@@ -197,15 +248,19 @@ class DraftPanel(QWidget):
         self._update_buttons()
 
     def generate(self) -> None:
-        row = self.row
-        if row is None:
+        row, mail_file = self.row, self.mail_file
+        if row is not None:
+            message, message_id, signer, cache = row.message, row.ref.id, self._signer(row), self.cache
+        elif mail_file is not None:  # a saved message: its own attachments; no account's cache to search
+            message, message_id, cache = mail_file.message, mail_file.path, None
+            signer = replying_as(message, self._file_account())[1]
+        else:
             return
-        store, instructions, cache = self.store, self.instructions.text(), self.cache
-        signer = self._signer(row)
+        store, instructions = self.store, self.instructions.text()
         self._clear()
 
         def work(emit: Emit, cancel: threading.Event) -> DraftResult:
-            return draft_reply(store, row.message, row.ref.id, signer=signer, instructions=instructions,
+            return draft_reply(store, message, message_id, signer=signer, instructions=instructions,
                                emit=emit, cancel=cancel, cache=cache)
 
         self.status.setText("Finding what the email asks, then answering each point from the attachments\u2026")
@@ -234,9 +289,10 @@ class DraftPanel(QWidget):
             self.points.addTopLevelItem(point_item(n, point))
         self.points.expandAll()
         missing = sum(not p.answer.found for p in result.draft.points)
-        parts = ["Draft ready: check each point against its source, edit, then Save to Drafts. Nothing is sent."]
+        save = "Save to Drafts" if self.mail_file is None else "save it (Save as\u2026 writes an .eml file)"
+        parts = [f"Draft ready: check each point against its source, edit, then {save}. Nothing is sent."]
         if missing:
-            parts.append(f"{missing} point(s) are not stated in the documents.")
+            parts.append(f"{count_of(missing, 'point')} {'is' if missing == 1 else 'are'} not stated in the documents.")
         if not result.draft.points:
             parts.append("No question in the email could be answered from attachments.")
         parts += [f"Not read: {line}" for line in result.skipped]
@@ -255,15 +311,50 @@ class DraftPanel(QWidget):
         self.status.setText("Copied to the clipboard.")
 
     def save(self) -> None:
-        row, text, pending = self.row, self.text.toPlainText(), self.pending
-        if row is None:
+        """Save to the Drafts folder of the message's account (a saved message's: see :func:`account_for`)."""
+        text, pending = self.text.toPlainText(), self.pending
+        account = self._file_account()
+        if self.row is not None:
+            name, original = self.row.ref.account, self.row.message
+        elif self.mail_file is not None and account is not None:
+            name, original = account.name, self.mail_file.message
+        else:
             return
         if not text.strip():
             self.status.setText("The draft is empty; generate or type a reply first.")
             return
         self.status.setText("Saving\u2026")
-        self.runner.start("save-draft", "Saving the draft", lambda emit, cancel: save_or_keep(row, text, pending),
+        self.runner.start("save-draft", "Saving the draft",
+                          lambda emit, cancel: save_or_keep(name, original, text, pending),
                           self._saved, on_error=self._error)
+
+    def save_as(self) -> None:
+        """Ask where to save the reply to the saved message, then write it there as an ``.eml`` file (RFC 5322,
+        threaded to the original by In-Reply-To and References)."""
+        if self.mail_file is None:
+            return
+        if not self.text.toPlainText().strip():
+            self.status.setText("The draft is empty; generate or type a reply first.")
+            return
+        start = default_reply_path(Path(self.mail_file.path))
+        path = save_file_name(self, "Save the reply", str(start), "Email (*.eml);;All files (*)", ".eml")
+        if path:
+            self.save_to_file(Path(path))
+
+    def save_to_file(self, path: Path) -> bool:
+        """Write the reply to the saved message to ``path``; the outcome is shown below the draft."""
+        if self.mail_file is None:
+            return False
+        original = self.mail_file.message
+        me = replying_as(original, self._file_account())[0]
+        try:
+            write_reply(build_reply(original, self.text.toPlainText(), me=me), path)
+        except AssistantError as exc:
+            self.status.setText(f"Not saved: {exc}")
+            return False
+        self.status.setText(f"Saved to {path}; open it in your mail program to review and send it. Nothing is "
+                            "sent.")
+        return True
 
     def _saved(self, outcome: SaveOutcome) -> None:
         if outcome.pending is not None:

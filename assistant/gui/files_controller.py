@@ -7,12 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog
 
 from assistant.documents import supported_suffixes
+from assistant.gui.draft_panel import MailFile
+from assistant.gui.file_dialogs import open_file_names
 from assistant.gui.open_files import OpenedFiles, ask_password, failure_sentence, open_more
 from assistant.gui.window_layout import WindowLayout
 from assistant.records import Document
+from assistant.text.plural import count_of
 
 
 class FilesController(QObject):
@@ -26,13 +28,14 @@ class FilesController(QObject):
         self.ui = ui
         self.open_docs: dict[str, Document] = {}
         self.open_failures: dict[str, str] = {}
+        self.mail_files: dict[str, MailFile] = {}  # the saved messages open (.eml, .msg): a reply is offered
 
     def choose_files(self) -> None:
         """The file dialog, opening in the folder files were last opened from."""
         patterns = " ".join(f"*{s}" for s in supported_suffixes())
         start = str(self.ui.settings.value("files/last_dir", ""))
-        paths, _ = QFileDialog.getOpenFileNames(self.ui, "Open files", start if Path(start).is_dir() else "",
-                                                f"Documents ({patterns});;All files (*)")
+        paths = open_file_names(self.ui, "Open files", start if Path(start).is_dir() else "",
+                                f"Documents ({patterns});;All files (*)")
         if paths:
             self.ui.settings.setValue("files/last_dir", str(Path(paths[0]).parent))
             self.open_files(paths)
@@ -47,14 +50,16 @@ class FilesController(QObject):
         if not new:
             self.ui.notice.setText("Those files are already open.")
             return
-        self._reopen(new, f"Reading {len(new)} more file(s)\u2026" if self.open_docs else
-                     f"Reading {len(new)} file(s)\u2026")
+        self._reopen(new, f"Reading {count_of(len(new), 'more file')}\u2026" if self.open_docs else
+                     f"Reading {count_of(len(new), 'file')}\u2026")
 
     def close_files(self, paths: Sequence[str]) -> None:
         """Remove ``paths`` from the open files; the others are not read again."""
         for path in paths:
             self.open_docs.pop(path, None)
             self.open_failures.pop(path, None)
+            self.mail_files.pop(path, None)
+        self._offer_reply(None)
         if not self.open_docs:
             self.ui.ask_panel.files.show_files({}, self.open_failures)
             self.ui.ask_panel.set_session(None, "No file open: open a file (Ctrl+O) or select a message.")
@@ -80,11 +85,25 @@ class FilesController(QObject):
                 passwords[path] = password
                 self.open_failures.pop(path, None)
         if passwords:
-            self._reopen(list(passwords), f"Reading {len(passwords)} password-protected file(s)\u2026", passwords)
+            self._reopen(list(passwords), f"Reading {count_of(len(passwords), 'password-protected file')}\u2026",
+                         passwords)
+
+    def _offer_reply(self, newest: MailFile | None) -> None:
+        """"Draft a reply" while a saved message is open; the Draft tab replies to ``newest`` (the message just
+        opened), else keeps its own unless that file was closed."""
+        self.ui.ask_panel.files.draft_button.setVisible(bool(self.mail_files))
+        panel = self.ui.draft_panel
+        if newest is not None:
+            panel.set_mail_file(newest)
+        elif panel.mail_file is not None and panel.mail_file.path not in self.mail_files:
+            panel.set_mail_file(next(reversed(self.mail_files.values()), None))
 
     def _files_opened(self, opened: OpenedFiles) -> None:
         self.open_docs.update(opened.read)
         self.open_failures.update(opened.failed)
+        new = [MailFile(path, message) for path, message in opened.messages.items()]
+        self.mail_files.update((m.path, m) for m in new)
+        self._offer_reply(new[-1] if new else None)
         panel = self.ui.ask_panel
         panel.files.show_files(self.open_docs, self.open_failures)
         session = opened.session

@@ -19,8 +19,11 @@ from assistant.gui.tasks import Emit
 from assistant.gui.window_layout import WindowLayout
 from assistant.mail.watch import NewMessage
 from assistant.service import ModelStore, Session
+from assistant.text.plural import count_of
 
 ACCOUNT_ROLE = Qt.ItemDataRole.UserRole
+ADD_ACCOUNT_HREF = "add-account"  # the status bar's link that opens the Add account dialog
+ADD_ACCOUNT_LINK = f"<a href='{ADD_ACCOUNT_HREF}'>add one</a> (File \u2192 Add account)"
 
 
 def open_message(store: ModelStore, row: MessageRow, emit: Emit,
@@ -53,7 +56,7 @@ class MailController(QObject):
         """Show how many drafts wait on this computer for their server (saved at the next sync)."""
         drafts = self.ui.pending.waiting()
         label = self.ui.pending_label
-        label.setText(f"\u2709 {len(drafts)} draft(s) waiting for the server" if drafts else "")
+        label.setText(f"\u2709 {count_of(len(drafts), 'draft')} waiting for the server" if drafts else "")
         label.setToolTip("\n".join(f"{d.account}: {d.subject}" for d in drafts))
         label.setVisible(bool(drafts))
 
@@ -111,7 +114,7 @@ class MailController(QObject):
         session, skipped = outcome
         self.ui.message_view.set_statuses(skipped)
         n = len(session.context.documents) - 1
-        extra = f" and {n} attachment(s)" if n else ""
+        extra = f" and {count_of(n, 'attachment')}" if n else ""
         self.ui.ask_panel.set_session(session, f"Asking about the message \u201c{row.message.subject}\u201d{extra}.")
 
     def add_account(self) -> None:
@@ -122,6 +125,11 @@ class MailController(QObject):
 
     # -- sync -----------------------------------------------------------------------------------------
     def sync(self) -> None:
+        """Fetch new mail for every account in the background; without an account there is nothing to fetch,
+        and the status bar says so with a link to add one (a sync of nothing read as a success)."""
+        if not self.has_accounts:
+            self.ui.notice.setText(f"Nothing to sync: no mail account is set up yet; {ADD_ACCOUNT_LINK}.")
+            return
         cache, pending = self.ui.cache, self.ui.pending
         self.ui.sync_action.setEnabled(False)
         self.ui.runner.start("sync", "Syncing mail", lambda emit, cancel: sync_all(cache, emit, cancel, pending),
@@ -132,9 +140,9 @@ class MailController(QObject):
         self.ui.sync_action.setEnabled(True)
         self.ui.offline.setVisible(bool(outcome.unreachable))
         new = sum(len(r.new_uids) for r in outcome.results)
-        saved = f"; {len(outcome.delivered)} waiting draft(s) saved to Drafts" if outcome.delivered else ""
+        saved = f"; {count_of(len(outcome.delivered), 'waiting draft')} saved to Drafts" if outcome.delivered else ""
         self.ui.notice.setText("; ".join(outcome.errors) if outcome.errors else
-                               f"Synced: {new} new message(s){saved}.")
+                               f"Synced: {count_of(new, 'new message')}{saved}.")
         self.show_pending()
         self.load_mail()
 

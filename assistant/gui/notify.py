@@ -27,7 +27,7 @@ def with_attachments(messages: list[NewMessage]) -> list[NewMessage]:
 
 def notification_text(message: NewMessage, more: int = 0) -> tuple[str, str]:
     """Title and body for ``message``: ``New mail from SENDER`` / the subject, then each attachment's name and
-    size, then ``and N more new message(s) with attachments`` when ``more``."""
+    size, then ``and N more new messages with attachments`` when ``more``."""
     title = f"New mail from {message.sender or '(unknown sender)'}"
     files = ", ".join(f"{name} ({size_text(size)})" for name, size in message.attachments)
     body = f"{message.subject or '(no subject)'}\n\U0001F4CE {files}"

@@ -22,9 +22,11 @@ from PySide6.QtWidgets import (
 )
 
 from assistant.documents import PasswordPrompt
-from assistant.errors import PasswordRequired
+from assistant.documents.email_files import is_mail_file, read_mail_file
+from assistant.errors import InputError, PasswordRequired
+from assistant.gui.sources_list import FittedList
 from assistant.gui.tasks import Emit
-from assistant.records import Document, Progress
+from assistant.records import Document, Message, Progress
 from assistant.service import ModelStore, Session, read_files
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
@@ -32,9 +34,9 @@ _WRAPPED = re.compile(r"^(?P<head>[^(]*?)\s*\((?P<inner>.*)\)\s*\.?$", re.DOTALL
 
 
 def plain_reason(reason: str) -> str:
-    """A reader's reason as one clause with at most one parenthesis: the nested library message
-    ``corrupt or not a PDF (Failed to load document (PDFium: Data format error).)`` becomes
-    ``corrupt or not a PDF (PDFium: Data format error)``; its innermost part is the detail that names
+    """A reader's reason as one clause with at most one parenthesis: a nested library message
+    ``corrupt or not a Word document (File is not a zip file (bad magic number).)`` becomes
+    ``corrupt or not a Word document (bad magic number)``; its innermost part is the detail that names
     the cause, the wrappers around it only repeat that loading failed."""
     reason = reason.strip().rstrip(".")
     match = _WRAPPED.match(reason)
@@ -57,11 +59,13 @@ def failure_sentence(path: str, reason: str) -> str:
 class OpenedFiles:
     """What one background open produced: the new files read (path -> document), those that failed
     (path -> reason), those of them that are password-protected (path -> whether the password given was
-    wrong) and the session over every open file (None when none could be read)."""
+    wrong), the saved messages among the new files (path -> the message, to draft a reply to) and the
+    session over every open file (None when none could be read)."""
 
     read: dict[str, Document] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
     locked: dict[str, bool] = field(default_factory=dict)
+    messages: dict[str, Message] = field(default_factory=dict)
     session: Session | None = None
 
 
@@ -80,6 +84,11 @@ def open_more(store: ModelStore, new: Sequence[str], kept: Sequence[Document], e
         result = read_files([path], cancel=cancel, passwords=_given((passwords or {}).get(path)))
         if result.documents:
             out.read[path] = result.documents[0]
+            if is_mail_file(path):
+                try:
+                    out.messages[path] = read_mail_file(path)
+                except InputError:  # read as a document all the same; no reply is offered
+                    pass
         for failure in result.failures:
             out.failed[path] = failure.reason
             if isinstance(failure, PasswordRequired) and failure.source == path:
@@ -104,34 +113,36 @@ class OpenFilesList(QWidget):
 
     add_requested = Signal()
     remove_requested = Signal(list)  # the paths to close
+    draft_requested = Signal()  # "Draft a reply" to the saved message open
+    MAX_ROWS = 4  # files listed before the list scrolls
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.list = QListWidget()
+        self.list = FittedList(self.MAX_ROWS)  # a long reason wraps instead of running off behind a scroll bar
         self.list.setAccessibleName("Open files")
         self.list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
-        self.list.setMaximumHeight(96)
-        self.list.setWordWrap(True)  # a long reason wraps instead of running off behind a scroll bar
-        self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
-        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.add_button = QPushButton("Add files\u2026")
         self.add_button.setToolTip("Open more files; the questions are then about all of them (Ctrl+O)")
         self.add_button.clicked.connect(self.add_requested)
         self.remove_button = QPushButton("Remove")
         self.remove_button.setToolTip("Close the selected files; the questions are then about the others")
         self.remove_button.clicked.connect(self._remove_selected)
-        buttons = QVBoxLayout()
-        buttons.addWidget(self.add_button)
-        buttons.addWidget(self.remove_button)
-        buttons.addStretch(1)
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.list, 1)
-        row.addLayout(buttons)
+        self.draft_button = QPushButton("Draft a reply")
+        self.draft_button.setToolTip("Draft a reply to the saved message, grounded in its attachments (Ctrl+D)")
+        self.draft_button.setAccessibleName("Draft a reply to the saved message")
+        self.draft_button.clicked.connect(self.draft_requested)
+        self.draft_button.setVisible(False)
+        head = QHBoxLayout()  # the buttons beside the title: the list itself is only as tall as its files
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(QLabel("Open files"))
+        head.addStretch(1)
+        head.addWidget(self.draft_button)
+        head.addWidget(self.add_button)
+        head.addWidget(self.remove_button)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(QLabel("Open files"))
-        column.addLayout(row)
+        column.addLayout(head)
+        column.addWidget(self.list)
         self.setVisible(False)
 
     def show_files(self, read: dict[str, Document], failed: dict[str, str], reading: Sequence[str] = ()) -> None:
@@ -144,6 +155,7 @@ class OpenFilesList(QWidget):
             self._add(path, f"\u2026 {Path(path).name} (reading)")
         for path, reason in failed.items():
             self._add(path, f"\u2716 {Path(path).name} \u2014 not read: {plain_reason(reason)}", reason)
+        self.list.fit()
         self.setVisible(self.list.count() > 0)
         self.remove_button.setEnabled(bool(read or failed))
 

@@ -8,30 +8,29 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from assistant.gui.tasks import Task, TaskRunner
-from assistant.progress import STAGE_LABELS
-from assistant.records import Progress, TraceStep
+from assistant.progress import STAGE_LABELS, WRITING_ANSWER, stage_text
+from assistant.records import Progress, TokenText, TraceStep
 
-#: Stage names in a person's words; the engineers' term (:data:`STAGE_LABELS`) goes in the tooltip.
-GUI_STAGE_LABELS = {
-    **STAGE_LABELS, "sync": "Syncing mail", "fetch": "Fetching messages", "route": "Choosing how to answer",
-    "prefilter": "Finding passages", "conditional": "Re-ranking passages", "evidence": "Picking the sentences to read",
-    "generate": "Reading",
-    "rewrite": "Searching again", "needle_lookup": "Looking up the exact text", "index": "Indexing",
-    "chunk": "Splitting into passages", "summarization": "Picking passages to summarize",
-    "draft": "Writing the reply", "load_models": "Loading the search models",
-}
+#: The app's own stages (mail), in the same plain words as :data:`STAGE_LABELS`.
+GUI_STAGE_LABELS = {**STAGE_LABELS, "sync": "Syncing mail", "fetch": "Fetching messages"}
+#: A line more on what a stage does, for the curious (the status bar's tooltip).
 STAGE_TIPS = {
-    "route": "Routing (LLM): the model picks how to handle the question (answer, look up, count, summarize).",
-    "prefilter": "Pre-filter: BM25 keyword search fused with embedding similarity picks candidate passages.",
-    "conditional": "Conditional re-rank: an encoder reads the question with each candidate passage.",
-    "evidence": "Evidence selection: the sentences of the best passages that bear most on the question.",
-    "generate": "Generation (LLM): the model reads the best passages and answers from them.",
-    "rewrite": "Query rewrite (LLM): nothing answered the question, so the model rewrites the search.",
+    "route": "The model decides whether the question asks to count something, to find an exact text, for a "
+             "summary or for an answer.",
+    "prefilter": "Keyword search and search by meaning pick the passages that may answer the question.",
+    "conditional": "A second model reads the question with each passage found and puts the best first.",
+    "evidence": "The sentences of the best passages that bear most on the question are kept for reading.",
+    "generate": "The model reads the best passages and answers from them alone.",
+    "rewrite": "Nothing read answered the question, so the model words the search differently.",
+    "standalone": "The question refers to an earlier answer: the model writes it out in full before searching.",
 }
+#: Tasks whose panel has a Stop button of its own beside them: the status bar's would be a second one.
+STOPPED_IN_PANEL = ("ask", "draft")
 
 
 class ProgressPanel(QWidget):
-    """Shows what the newest task does; Cancel sets that task's cancel event. Hidden when idle."""
+    """Shows what the newest task does; Stop sets that task's cancel event (hidden for a task whose panel has
+    its own Stop: one control per task). Hidden when idle."""
 
     def __init__(self, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -39,6 +38,7 @@ class ProgressPanel(QWidget):
         self.task: Task | None = None
         self._t0 = 0.0
         self._attempt = ""
+        self._stage = ""
         self.stage = QLabel()
         self.stage.setAccessibleName("Current stage")
         self.bar = QProgressBar()
@@ -46,12 +46,13 @@ class ProgressPanel(QWidget):
         self.bar.setMaximumWidth(220)
         self.elapsed = QLabel()
         self.elapsed.setAccessibleName("Elapsed time")
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setAccessibleName("Cancel the running task")
-        self.cancel_button.clicked.connect(self.cancel)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setAccessibleName("Stop the running task")
+        self.stop_button.setToolTip("Stop what is running (Esc)")
+        self.stop_button.clicked.connect(self.cancel)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
-        for w in (self.stage, self.bar, self.elapsed, self.cancel_button):
+        for w in (self.stage, self.bar, self.elapsed, self.stop_button):
             layout.addWidget(w)
         self._clock = QTimer(self)
         self._clock.setInterval(250)
@@ -73,8 +74,10 @@ class ProgressPanel(QWidget):
         self.task = task
         self._t0 = task.started_at  # the same start as the elapsed time shown with the result
         self._attempt = ""
+        self._stage = ""
         self.stage.setText(task.label)
         self.stage.setToolTip("")
+        self.stop_button.setVisible(task.key not in STOPPED_IN_PANEL)
         self.bar.setRange(0, 0)
         self._tick()
         self._clock.start()
@@ -90,18 +93,30 @@ class ProgressPanel(QWidget):
                              f"searching again with \u2018{query}\u2019")
             self.stage.setText(self._attempt)
             return
-        if not isinstance(event, Progress):
+        if isinstance(event, TokenText) and self._stage == "generate":  # the answer streams: it is being written
+            self._stage = "writing"
+            self._show(WRITING_ANSWER)
             return
-        label = GUI_STAGE_LABELS.get(event.stage, event.stage)
-        # "Reading files: Reading files" says one thing twice
-        head = self._attempt or (task.label if label.lower() not in task.label.lower() else "")
-        self.stage.setText(f"{head} \u2014 {label}" if self._attempt else f"{head}: {label}" if head else label)
-        self.stage.setToolTip(STAGE_TIPS.get(event.stage, STAGE_LABELS.get(event.stage, "")))
+        if not isinstance(event, Progress) or event.total == event.done == 1:
+            return  # the end of a one-step stage says nothing new (after the answer streamed, a wrong thing)
+        self._stage = event.stage
+        label = stage_text(event.stage, event.detail) if event.detail else \
+            GUI_STAGE_LABELS.get(event.stage, event.stage)
+        # "Reading files: Reading files" says one thing twice; a stage that names what it works on says enough
+        self._show(label, "" if event.detail or label.lower() in task.label.lower() else task.label)
+        self.stage.setToolTip(STAGE_TIPS.get(event.stage, ""))
         if event.total > 1:  # a 0/1 "stage started" event says nothing about how far along it is
             self.bar.setRange(0, event.total)
             self.bar.setValue(min(event.done, event.total))
         else:
             self.bar.setRange(0, 0)
+
+    def _show(self, label: str, head: str = "") -> None:
+        """``label``, after the attempt under way when the search was tried again, else after ``head``."""
+        if self._attempt:
+            self.stage.setText(f"{self._attempt} \u2014 {label[:1].lower()}{label[1:]}")
+        else:
+            self.stage.setText(f"{head}: {label}" if head else label)
 
     def _ended(self, task: Task) -> None:
         if task is not self.task:

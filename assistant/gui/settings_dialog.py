@@ -54,14 +54,14 @@ MODEL_CHOICES = (
 #: (config value, label, tooltip) of each passage-ranking choice (``PipelineOptions.ce_mode``).
 RANKING_CHOICES = (
     ("fused", "Careful (recommended)",
-     "Conditional re-rank fused with the pre-filter: an encoder reads the question with each candidate "
-     "passage and its score is combined with the keyword and meaning search. About 1-2 s per question."),
+     "A second model reads the question together with each candidate passage, and its judgement is "
+     "combined with the keyword and meaning search. About 1-2 s per question."),
     ("alone", "Careful, re-check only",
-     "Conditional re-rank alone (as in the Test-Time RAG paper): only the encoder's score orders the "
-     "passages. Same cost as Careful; usually slightly worse here."),
+     "Only the second model's judgement orders the passages (as in the research paper the app follows). "
+     "Same cost as Careful; usually slightly worse here."),
     ("off", "Quick",
-     "No conditional re-rank: passages are ordered by keyword and meaning search only (BM25 + "
-     "embeddings). Saves about 1 s per question; the right passage is missed more often."),
+     "No second reading: passages are ordered by keyword and meaning search only. Saves about 1 s per "
+     "question; the right passage is missed more often."),
 )
 TIPS = {
     "model": "Which language model reads the passages and writes the answer. A larger model answers better "
@@ -75,12 +75,12 @@ TIPS = {
     "rewrites": "When nothing read answers the question, how many times the model rewords the search and "
                 "tries again (query rewrites). Each attempt costs one more model call, about 10-30 s; "
                 "0 gives up after the first attempt.",
-    "ranking": "How the candidate passages are ordered before the model reads the best ones (conditional "
-               "re-rank mode: fused, alone or off). Careful costs about 1-2 s per question; Quick saves it "
-               "but misses the right passage more often.",
-    "router": "Let the model first decide whether a question is a count, an exact lookup, a summary or a "
-              "plain question (the router). Counting and lookups are then done exactly; costs one short "
-              "model call (about 1 s, often none: clear cues skip it).",
+    "ranking": "How the passages found are put in order before the model reads the best ones: Careful has a "
+               "second model read the question with each passage. Careful costs about 1-2 s per question; "
+               "Quick saves it but misses the right passage more often.",
+    "router": "Let the model first decide whether a question asks to count something, to find an exact "
+              "text, for a summary or for an answer. Counting and exact look-ups are then done exactly; costs "
+              "one short model call (about 1 s, often none: clear wording skips it).",
     "cache": "The most disk space downloaded mail may take on this computer; the oldest messages are "
              "removed first when it is full (they stay on the server).",
     "clear": "Remove every downloaded message from this computer; the next sync downloads them again (it "

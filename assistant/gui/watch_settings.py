@@ -46,7 +46,7 @@ TIPS = {
 }
 ALL_ACCOUNTS = "Every account"
 _TOOLTIP = Qt.ItemDataRole.ToolTipRole
-COLUMNS = ("Folder", "Account", "How", "Every")
+COLUMNS = ("Folder", "Account", "New mail is fetched", "Check every")
 
 
 class WatchSettings(QGroupBox):

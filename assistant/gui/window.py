@@ -12,7 +12,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from assistant.config import Settings, config_dir
 from assistant.gui.files_controller import FilesController
 from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
-from assistant.gui.mail_controller import MailController
+from assistant.gui.mail_controller import ADD_ACCOUNT_HREF, ADD_ACCOUNT_LINK, MailController
 from assistant.gui.mail_sync import SyncOutcome
 from assistant.gui.privacy import PrivacyControls
 from assistant.gui.window_layout import WindowLayout
@@ -55,6 +55,7 @@ class MainWindow(WindowLayout):
         self._wire()
         self.reload_accounts()
         self.mail.show_pending()
+        self.ask_panel.question.setFocus()  # taken when the window is first activated: type the question
 
     def _wire(self) -> None:
         files, mail = self.files, self.mail
@@ -62,6 +63,7 @@ class MainWindow(WindowLayout):
         self.messages.selected.connect(mail.select_message)
         self.ask_panel.files.add_requested.connect(files.choose_files)
         self.ask_panel.files.remove_requested.connect(files.close_files)
+        self.ask_panel.files.draft_requested.connect(self.draft_reply)
         self.draft_panel.kept.connect(lambda _: mail.show_pending())
         self.open_action.triggered.connect(files.choose_files)
         self.sync_action.triggered.connect(mail.sync)
@@ -70,6 +72,7 @@ class MainWindow(WindowLayout):
         self.watch_action.triggered.connect(mail.set_watching)
         files.changed.connect(self.show_status)
         mail.accounts_changed.connect(self.show_status)
+        self.notice.linkActivated.connect(self._notice_link)
 
     # -- the window's entry points (the app, the tests) ------------------------------------------------
     def open_files(self, paths: Sequence[str | Path]) -> None:
@@ -117,9 +120,13 @@ class MainWindow(WindowLayout):
                 parts.append(f"{Path(path).name}{size}{mark}")
             self.notice.setText(f"Open: {', '.join(parts)}")
         elif not self.mail.has_accounts:
-            self.notice.setText("No mail account yet: add one (File \u2192 Add account) or open files (Ctrl+O).")
+            self.notice.setText(f"No mail account yet: {ADD_ACCOUNT_LINK} or open files (Ctrl+O).")
         else:
             self.notice.clear()
+
+    def _notice_link(self, link: str) -> None:
+        if link == ADD_ACCOUNT_HREF:
+            self.mail.add_account()
 
     # -- first run and settings ------------------------------------------------------------------------
     def first_run(self) -> FirstRunDialog | None:

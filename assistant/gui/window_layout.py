@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QTreeWidget, QVBoxLayout, QWidget
 
 from assistant.gui.ask_panel import AskPanel
@@ -22,6 +22,11 @@ from assistant.mail.pending import PendingDrafts
 from assistant.service import ModelStore
 
 DEFAULT_SIZES = [150, 470, 660]  # folders, mail list and message, Ask/Draft (scaled to the window)
+FIRST_SIZE = QSize(1280, 800)  # the first start's size, where the screen has room for it
+SCREEN_SHARE = 0.9  # at most this share of the screen's free area on the first start or when clamped
+#: Room the window manager's frame takes around the window (title bar, borders) before the window is shown
+#: and its real frame is known: a restored size that leaves less than this is too large for the screen.
+FRAME_ALLOWANCE = QSize(16, 40)
 ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "org.ttrag.Assistant.svg"
 #: Every keyboard stop shows where the focus is: views and text areas draw no focus frame of their own in
 #: Fusion (Qt's default style on Linux), so they get a highlight-coloured border while focused.
@@ -77,7 +82,6 @@ class WindowLayout(QMainWindow):
         self.setCentralWidget(central)
         self._make_status_bar()
         self._make_actions()
-        self.resize(1280, 800)
         self._restore()
 
     def _make_status_bar(self) -> None:
@@ -118,6 +122,7 @@ class WindowLayout(QMainWindow):
         self.settings_action = self._action("Settings\u2026")
         self.ask_action = self._action("Ask", self.ask_panel.ask, "Ctrl+Return", "Ask the question (Ctrl+Enter)")
         self.draft_action = self._action("Draft reply", self.draft_reply, "Ctrl+D", "Draft a reply (Ctrl+D)")
+        self.stop_action = self._action("Stop", self.stop_running, "Esc", "Stop what is running (Esc)")
         self.filter_action = self._action("Filter messages", self.focus_filter, "Ctrl+F")
         self.prev_action = self._action("Previous message", lambda: self.messages.step(-1), "Alt+Up")
         self.next_action = self._action("Next message", lambda: self.messages.step(1), "Alt+Down")
@@ -139,6 +144,16 @@ class WindowLayout(QMainWindow):
         toolbar.setMovable(False)
         for a in (self.open_action, self.sync_action, self.account_action):
             toolbar.addAction(a)
+
+    def stop_running(self) -> None:
+        """Esc: stop the question being answered, else the draft being written, else the newest task (the
+        same as the one Stop button shown for it)."""
+        if self.ask_panel.busy:
+            self.ask_panel.stop()
+        elif self.draft_panel.busy:
+            self.draft_panel.stop()
+        else:
+            self.progress.cancel()
 
     def focus_filter(self) -> None:
         self.messages.filter.setFocus()
@@ -165,14 +180,42 @@ class WindowLayout(QMainWindow):
     # -- window state ---------------------------------------------------------------------------------
     def _restore(self) -> None:
         geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        restored = isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
+        self.fit_to_screen(first=not restored)
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
         splitter = self.settings.value("window/splitter")
         if isinstance(splitter, QByteArray):
             self.splitter.restoreState(splitter)
+
+    def fit_to_screen(self, *, first: bool = False) -> None:
+        """Keep the whole window, status bar included, on the screen's free area (``availableGeometry``, less
+        panels and docks): the ``first`` start's size is :data:`FIRST_SIZE` where it fits, else
+        :data:`SCREEN_SHARE` of the area, centred; a restored size too large for this screen (saved on a larger
+        one) is brought down to that share and centred too. A maximized window is left as it is."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None or self.isMaximized() or self.isFullScreen():
+            return
+        area = screen.availableGeometry()
+        most = QSize(int(area.width() * SCREEN_SHARE), int(area.height() * SCREEN_SHARE))
+        if first:
+            size = FIRST_SIZE.boundedTo(most)
+        else:
+            framed = self.frameGeometry().size().expandedTo(self.size() + FRAME_ALLOWANCE)
+            if framed.width() <= area.width() and framed.height() <= area.height():
+                if not area.contains(self.frameGeometry().center()):  # saved on a screen no longer there
+                    self.move(self._centred(self.size(), area))
+                return
+            size = self.size().boundedTo(most)
+        self.resize(size)
+        self.move(self._centred(size, area))
+
+    @staticmethod
+    def _centred(size: QSize, area: QRect) -> QPoint:
+        rect = QRect(area.topLeft(), size)
+        rect.moveCenter(area.center())
+        return rect.topLeft()
 
     def save_layout(self) -> None:
         """Keep the geometry, toolbar state and pane sizes for the next start (restored on creation)."""

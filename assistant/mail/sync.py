@@ -114,7 +114,7 @@ def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
             uids = [u for u in on_server if u > start]
         removed = cache.remove(account, folder, gone)
         if removed:
-            log.info("%s/%s: %d message(s) gone from the server removed from the cache", account, folder,
+            log.info("%s/%s: %d messages gone from the server removed from the cache", account, folder,
                      len(removed))
     # The cache now matches the server as of the EXAMINE, so its HIGHESTMODSEQ is the next sync's base.
     modseq = status.highestmodseq

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from assistant.config import config_dir
 from assistant.errors import ConfigError, ModelError
+from assistant.text.plural import noun_for
 
 Role = Literal["reader", "embedder", "encoder"]
 ROLES: tuple[Role, ...] = ("reader", "embedder", "encoder")
@@ -77,7 +78,7 @@ def _entry(raw: dict[str, Any], where: str) -> CatalogEntry:
     missing = sorted({"name", "role", "title", "repo", "files"} - set(raw))
     if unknown or missing:
         raise ConfigError(f"catalogue entry {raw.get('name', '?')!r} in {where}: "
-                          + (f"unknown field(s) {', '.join(unknown)}" if unknown else "")
+                          + (f"unknown {noun_for(len(unknown), 'field')} {', '.join(unknown)}" if unknown else "")
                           + ("; " if unknown and missing else "")
                           + (f"missing {', '.join(missing)}" if missing else ""))
     if raw["role"] not in ROLES:

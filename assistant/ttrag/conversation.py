@@ -4,7 +4,7 @@ A follow-up ("Is there a cap on it?") is rewritten into a standalone question ("
 penalty for late delivery?") before retrieval, from the earlier questions, answers and the last answer's
 sources: conversational query reformulation, as in CANARD (Elgohary et al., EMNLP 2019) and TREC CAsT.
 A question with no cue that it leans on the conversation (a pronoun, "the second one", an ellipsis such as
-"and for Germany?", or a very short question) is kept as it is and costs no LLM call.
+"and for Germany?", or a very short question that names no document) is kept as it is and costs no LLM call.
 
 Nothing here is written to disk: :meth:`Conversation.to_markdown` gives the export's text and the caller
 writes it only when the person asks to export.
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from assistant.models.base import GenerationRequest, Generator
-from assistant.records import Answer, Source
+from assistant.records import Answer, Event, Progress, Source
 from assistant.ttrag.generate import parse_reply
 from assistant.ttrag.prompts import SYSTEM
 
@@ -125,7 +125,8 @@ def context_cues(question: str) -> list[str]:
     Cues: pronouns and back-references (it, they, them, its, the same, the other...), "the second one"
     and other ordinals with "one", a demonstrative not followed by a document noun ("that clause", but not
     "this agreement"), an elliptical start ("and for the second lot?", "what about Germany?") and a
-    question of at most :data:`SHORT_QUESTION_WORDS` words. No model is called.
+    question of at most :data:`SHORT_QUESTION_WORDS` words that names no document ("Who signs?", but not
+    "Summarise the contract"). No model is called.
     """
     words = _words(question)
     cues = [w for w in words if w in _PRONOUNS]
@@ -145,7 +146,8 @@ def context_cues(question: str) -> list[str]:
                 cues.append(f"{w} {nxt}".strip())
     if _ELLIPSIS_START.search(question):
         cues.append("elliptical start")
-    if 0 < len(words) <= SHORT_QUESTION_WORDS:
+    # "Summarise the document" is short but names what it is about; "Who signs?" leaves it to the conversation
+    if 0 < len(words) <= SHORT_QUESTION_WORDS and not _DOC_NOUNS & set(words):
         cues.append("short question")
     return list(dict.fromkeys(cues))
 
@@ -199,6 +201,13 @@ def history_window(turns: Sequence[Turn], count_tokens: Callable[[str], int], *,
         rendered.append(text)
         used += cost
     return rendered[::-1], len(turns) - len(rendered)
+
+
+def referring_words(cues: Sequence[str]) -> str:
+    """The first word of :func:`context_cues` that points back, quoted for the progress shown (\u201cit\u201d,
+    \u201cthe second one\u201d); '' for a short or elliptical question, which names none."""
+    words = [f"\u201c{c}\u201d" for c in cues if c not in ("short question", "elliptical start")]
+    return words[0] if words else ""
 
 
 def standalone_prompt(question: str, history: Sequence[str], cues: Sequence[str] = ()) -> str:
@@ -303,13 +312,15 @@ def parse_standalone(reply: str) -> str:
 
 
 def resolve(generator: Generator, question: str, history: Sequence[Turn], *,
-            max_history_tokens: int = DEFAULT_HISTORY_TOKENS) -> Resolution:
+            max_history_tokens: int = DEFAULT_HISTORY_TOKENS,
+            emit: Callable[[Event], None] = lambda e: None) -> Resolution:
     """The standalone question for ``question`` after ``history``.
 
     No LLM call when the history is empty or the question has no :func:`context_cues` cue, nor when "the
     second one" is resolved from the last answer's list (:func:`resolve_ordinal`) and nothing else refers
     back; otherwise one call (purpose ``standalone``, JSON-constrained), checked by
-    :func:`check_standalone`; a rejected rewrite falls back to the person's words.
+    :func:`check_standalone`; a rejected rewrite falls back to the person's words. The ``standalone`` stage's
+    :class:`Progress` goes to ``emit`` only around that call: a question that needs none shows no such stage.
 
     Raises:
         Cancelled: the generator's request was cancelled (a :class:`CancellableGenerator`).
@@ -324,10 +335,13 @@ def resolve(generator: Generator, question: str, history: Sequence[Turn], *,
         return Resolution(question, listed, True, False, reason="", history_turns=1)
     asked = listed or question
     rendered, dropped = history_window(history, generator.count_tokens, max_tokens=max_history_tokens)
+    cues = context_cues(asked)
     t0 = time.perf_counter()
-    reply = generator.complete(GenerationRequest(SYSTEM, standalone_prompt(asked, rendered, context_cues(asked)),
+    emit(Progress("standalone", 0, 1, detail=referring_words(cues)))
+    reply = generator.complete(GenerationRequest(SYSTEM, standalone_prompt(asked, rendered, cues),
                                                  max_tokens=80, json_schema=STANDALONE_SCHEMA,
                                                  purpose="standalone"))
+    emit(Progress("standalone", 1, 1, detail=referring_words(cues)))
     seconds = time.perf_counter() - t0
     candidate = parse_standalone(reply)
     reason = check_standalone(candidate, asked, history)

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from pathlib import PurePath
 
 from assistant.config import PipelineOptions
 from assistant.errors import Cancelled
@@ -27,7 +28,14 @@ from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.generate import Reading, cite, stream_answer
 from assistant.ttrag.rewrite import rewrite_query
 
-NOT_FOUND_TEXT = "Not found in the document(s): none of the passages read answers this question."
+
+def not_found_text(n_documents: int = 1) -> str:
+    """The answer shown when none of the passages read answers the question, naming what was searched."""
+    where = "the document" if n_documents == 1 else f"the {n_documents} documents"
+    return f"Not found in {where}: none of the passages read answers this question."
+
+
+NOT_FOUND_TEXT = not_found_text(1)
 
 
 @dataclass
@@ -47,14 +55,14 @@ class _Run:
     trace: list[dict[str, object]] = field(default_factory=list)
 
     @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
+    def stage(self, name: str, detail: str = "") -> Iterator[None]:
         if self.cancel.is_set():
             raise Cancelled()
-        self.emit(Progress(name, 0, 1))
+        self.emit(Progress(name, 0, 1, detail=detail))
         t0 = time.perf_counter()
         yield
         self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
-        self.emit(Progress(name, 1, 1))
+        self.emit(Progress(name, 1, 1, detail=detail))
 
     def note(self, stage: str, **detail: object) -> None:
         self.trace.append({"stage": stage, **detail})
@@ -147,15 +155,25 @@ class _Result:
     reading: Reading | None = None
 
 
+def passages_read(chunks: Sequence[Chunk]) -> str:
+    """``passages 1\u20133 of contract.pdf``: the passages as the reader numbers them (and the sources list
+    after the answer), and the files they come from, for the progress shown while they are read."""
+    names = list(dict.fromkeys(PurePath(c.source).name or c.source for c in chunks))
+    which = "passage 1" if len(chunks) == 1 else f"passages 1\u2013{len(chunks)}"
+    files = " and ".join(names) if len(names) <= 2 else f"{len(names)} files"
+    return f"{which} of {files}"
+
+
 def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunks: list[Chunk],
           attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = (), note: str = "",
           equivalents: Sequence[tuple[str, str]] = ()) -> Reading:
+    detail = passages_read(chunks)
     if opts.evidence_tokens > 0:
-        with run.stage("evidence"):
+        with run.stage("evidence", detail):
             chunks = evidence.select(question, chunks, models.embedder,
                                      budget=opts.evidence_tokens * len(chunks) // max(opts.ce_top_k, 1),
                                      count_tokens=models.generator.count_tokens)
-    with run.stage("generate"):
+    with run.stage("generate", detail):
         reading = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
                                 on_text=run.text, on_retract=run.retract, purpose=purpose,
                                 min_coverage=opts.min_coverage, read_before=read_before, note=note,
@@ -240,8 +258,9 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
                     note=note, equivalents=equivalents)
     if not reading.found:
-        run.text(NOT_FOUND_TEXT)
-        return _Result(NOT_FOUND_TEXT, False, fallback[:opts.ce_top_k], rewrites, reading)
+        text = not_found_text(len(ctx.documents))
+        run.text(text)
+        return _Result(text, False, fallback[:opts.ce_top_k], rewrites, reading)
     return _Result(reading.sentence, True, _passages_read(fallback, reading), rewrites, reading)
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import html5lib
 
+from assistant.text.plural import noun_for
+
 # Elements rendered as blocks (the HTML standard's display:block/list-item/table defaults, roughly).
 _BLOCK = {"address", "article", "aside", "blockquote", "caption", "center", "dd", "details", "dialog", "dir", "div",
           "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -169,8 +171,8 @@ def tree_text(root: Any) -> tuple[str, int]:
 
 def hidden_reason(count: int, where: str) -> str:
     """How ``count`` hidden elements left out of ``where`` ("the HTML body", "the page") are named."""
-    return (f"{count} hidden part(s) of {where} (white, invisible or zero-size text a person does not see; "
-            "a common place for instructions aimed at the assistant)")
+    return (f"{count} hidden {noun_for(count, 'part')} of {where} (white, invisible or zero-size text a person does "
+            "not see; a common place for instructions aimed at the assistant)")
 
 
 def visible_text(html: str) -> tuple[str, int]:
