@@ -155,7 +155,7 @@ def test_errors_name_the_file_and_the_reason(tmp_path: Path) -> None:
         render_page(pdf, 0)
     fake = tmp_path / "notes.pdf"
     fake.write_text("These are notes, not a PDF.")
-    with pytest.raises(InputError, match=r"notes\.pdf: corrupt or not a PDF"):
+    with pytest.raises(InputError, match=r"notes\.pdf: not a valid PDF file"):
         render_page(fake, 1)
     with pytest.raises(InputError, match=r"gone\.pdf: file not found"):
         render_page(tmp_path / "gone.pdf", 1)

@@ -275,7 +275,7 @@ def test_corrupt_files_still_say_so(tmp_path: Path) -> None:
         extract(broken)
     notes = tmp_path / "notes.pdf"  # plain text shows no format of its own: the name's format is refused
     notes.write_text("Plain notes saved with the wrong name.\n")
-    with pytest.raises(InputError, match=r"notes.pdf: corrupt or not a PDF"):
+    with pytest.raises(InputError, match=r"notes.pdf: not a valid PDF file"):
         extract(notes)
 
 
