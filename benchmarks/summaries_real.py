@@ -12,11 +12,12 @@ summarize this government report.") through the product's route and summarizer, 
 
 Per document: ROUGE-1/2/L recall and F (rouge-score, Porter stemmer) and content-word recall (share of
 the reference's distinct lower-cased word tokens, stop words out, that the summary contains) of the
-summary's statements (the bullets without their ``[n]`` markers; the title line is left out) and of the
-*lead baseline*: the document's first words, as many as the summary has. Supported: the share of the
-summary's statements that :func:`~assistant.ttrag.compute.summarize.supported_by` finds supported by the
-passages they cite; model statements kept: the model's statements that passed that check (the rest were
-dropped and their place given to quoted sentences). Means with seeded bootstrap 95% intervals (1,000
+summary as shown (its title line and its statements, without the file name, the ``[n]`` markers and the
+bullet marks) and of the *lead baseline*: the document's first words, as many as the summary has.
+Supported: the share of the summary's statements that
+:func:`~assistant.ttrag.compute.summarize.supported_by` finds supported by the passages they cite; model
+statements kept: the model's statements that passed that check (the rest were dropped and their place
+given to quoted sentences). Means with seeded bootstrap 95% intervals (1,000
 resamples of the documents); ratios are of the means, resampled in pairs.
 
 The five-document table (``benchmarks/data/summary_points.json``): the reference is the document's
@@ -28,7 +29,9 @@ opening sentences (the summarizer's fallback), a quick measure of what the plan 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import subprocess
 import time
 from collections.abc import Callable
@@ -72,6 +75,7 @@ def scores(summary: str, reference: str) -> dict[str, float]:
 def run_one(ctx: Context, question: str, generator: Generator, embedder: Any) -> dict[str, Any]:
     """The product's route and summary of ``ctx`` for ``question``: the reply, its statements, support."""
     notes: list[dict[str, Any]] = []
+    load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
     decision = router.route(generator, question)
     result = summ.summarize(ctx, summ.parse_request(question, decision.target), generator, embedder=embedder,
@@ -82,11 +86,23 @@ def run_one(ctx: Context, question: str, generator: Generator, embedder: Any) ->
     quoted = sum(n.get("extractive", 0) for n in notes if n["stage"] == "summary_check")
     return {"route": decision.route, "request": question, "text": result.text, "statements": statements,
             "supported": supported, "model_kept": len(statements) - quoted, "dropped": list(result.dropped),
-            "seconds": round(seconds, 1), "plan": [f"{p.role}:{p.chunk.text[:50]}" for p in result.plan]}
+            "seconds": round(seconds, 1), "load": round((load0 + os.getloadavg()[0]) / 2, 1),
+            "plan": [f"{p.role}:{p.chunk.text[:50]}" for p in result.plan]}
+
+
+_MARKS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
+_FILE_NOTE = re.compile(r"\s*\([^()]*\.[A-Za-z0-9]{2,5}(?:, \d+ pages)?\)")
+
+
+def shown(text: str) -> str:
+    """What a reader sees of a summary, as scored: its title line and its statements, without the file name
+    and size, the ``[n]`` markers and the bullet marks."""
+    lines = [_FILE_NOTE.sub("", _MARKS.sub("", ln)).strip().removeprefix("- ").rstrip(":") for ln in text.splitlines()]
+    return " ".join(ln for ln in lines if ln)
 
 
 def scored(row: dict[str, Any], doc_text: str, reference: str) -> dict[str, Any]:
-    body = " ".join(row["statements"])
+    body = shown(row["text"])
     words = len(body.split())
     base = lead(doc_text, words)
     return {**row, "words": words, "summary": scores(body, reference), "lead": scores(base, reference),
@@ -147,8 +163,6 @@ def families_rows(args: argparse.Namespace, tokenizer: Any, summarize_ctx: Calla
 
 def five_rows(tokenizer: Any, summarize_ctx: Callable[..., dict[str, Any]],
               on_row: Callable[[dict[str, Any]], None]) -> None:
-    import json
-
     spec = json.loads((HERE / "data" / "summary_points.json").read_text())
     for d in spec["documents"]:
         path = resolve(d["path"])
@@ -164,6 +178,23 @@ def five_rows(tokenizer: Any, summarize_ctx: Callable[..., dict[str, Any]],
         on_row({**row, "points": f"{sum(cov)}/{len(cov)}"})
 
 
+def rescore(args: argparse.Namespace, path: Path) -> list[dict[str, Any]]:
+    """The rows of an earlier results file scored again by today's rules (no LLM)."""
+    refs = {(f, d.id): d for f in FAMILIES for d in load_family(args.data, f)}
+    spec = {d["name"]: d for d in json.loads((HERE / "data" / "summary_points.json").read_text())["documents"]}
+    rows = []
+    for row in json.loads(path.read_text())["rows"]:
+        if row["family"] == "five":
+            d = spec[row["id"]]
+            text = "\n\n".join(x.text for x in read_many([resolve(d["path"])]).documents)
+            reference = " ".join(p["point"].rstrip(".") + "." for p in d["points"])
+        else:
+            ref = refs[(row["family"], row["id"])]
+            text, reference = ref.text, ref.reference
+        rows.append(scored(row, text, reference))
+    return rows
+
+
 def report(args: argparse.Namespace, rows: list[dict[str, Any]], split: dict[str, list[str]]) -> None:
     fam = [r for r in rows if r["family"] != "five"]
     five = [r for r in rows if r["family"] == "five"]
@@ -175,11 +206,13 @@ def report(args: argparse.Namespace, rows: list[dict[str, Any]], split: dict[str
               if args.half == "test" else "dev half: the half the rules are chosen on")
     md = [f"# Summaries against human references: {args.half} half ({args.label})", "",
           f"Command: `.venv/bin/python benchmarks/summaries_real.py --half {args.half} --label {args.label}"
-          + (" --extractive" if args.extractive else "") + "`  ",
+          + (" --extractive" if args.extractive else "") + (f" --rescore {args.rescore}" if args.rescore else "")
+          + "`  ",
           f"Commit: {commit} (plus the working tree). Machine: {machine()}. Date: {time.strftime('%Y-%m-%d')}. "
           f"Mode: {mode}.  ", f"**Settings chosen on:** {chosen}. Split seed {SPLIT_SEED}:  "]
     md += [f"- {f}: " + "; ".join(parts) for f, parts in split.items()]
-    md += ["", "Rules of the scores: see the script's docstring. Intervals: bootstrap 95% over documents.", ""]
+    md += ["", "Rules of the scores: see the script's docstring. Intervals: bootstrap 95% over documents. Seconds "
+           "are wall time on a shared 2-core machine; *load* (per document) is its 1-minute load average.", ""]
     if groups:
         md += ["## Government reports and patents (L-Eval, human reference summaries)", ""] + table(groups) + [""]
     if five:
@@ -194,11 +227,12 @@ def report(args: argparse.Namespace, rows: list[dict[str, Any]], split: dict[str
                       f"{r['seconds']} |")
         md.append("")
     md += ["## Per document", "", "| family | id | R-1 recall (lead) | content-word recall (lead) | words | "
-           "supported | s | route |", "|---|---|---|---|---|---|---|---|"]
+           "supported | s | load | route |", "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         md.append(f"| {r['family']} | {r['id']} | {r['summary']['r1_recall']:.3f} ({r['lead']['r1_recall']:.3f}) | "
                   f"{r['summary']['content_recall']:.3f} ({r['lead']['content_recall']:.3f}) | {r['words']} | "
-                  f"{sum(r['supported'])}/{len(r['supported'])} | {r['seconds']} | {r['route']} |")
+                  f"{sum(r['supported'])}/{len(r['supported'])} | {r['seconds']} | {r.get('load', '-')} | "
+                  f"{r['route']} |")
     md += ["", "## The summaries", ""]
     for r in rows:
         md += [f"### {r['family']} {r['id']}", "", "```", r["text"], "```", ""]
@@ -217,8 +251,14 @@ def main() -> None:
     ap.add_argument("--extractive", action="store_true", help="no LLM: the plan's quoted sentences")
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--rescore", type=Path, default=None, help="score the rows of this results JSON again")
     args = ap.parse_args()
     args.out = args.out or HERE / "results" / f"summaries-real-{args.half}-{args.label}"
+    split = {f: [f"{h}: {', '.join(d.id for d in docs)}" for h, docs in split_halves(load_family(args.data, f)).items()]
+             for f in args.families.split(",") if f}
+    if args.rescore:
+        report(args, rescore(args, args.rescore), split)
+        return
     store = ModelStore(Settings())
     tokenizer = store.tokenizer()
     if args.extractive:
@@ -229,8 +269,6 @@ def main() -> None:
         generator, embedder = models.generator, models.embedder
         generator.complete(GenerationRequest(SYSTEM, "Say OK.", max_tokens=2, purpose="warm-up"))
     rows: list[dict[str, Any]] = []
-    split = {f: [f"{h}: {', '.join(d.id for d in docs)}" for h, docs in split_halves(load_family(args.data, f)).items()]
-             for f in args.families.split(",") if f}
 
     def summarize_ctx(ctx: Context, question: str) -> dict[str, Any]:
         return run_one(ctx, question, generator, embedder)
