@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assistant.documents.base import Extractor, register
+from assistant.documents.base import Extractor, register, report_title
 from assistant.documents.protected import decrypted_office
 from assistant.documents.sheet import encrypted_office
 from assistant.errors import InputError
@@ -220,6 +220,17 @@ class _Package:
         return found
 
 
+def _core_title(package: _Package) -> str:
+    """The title property of the package (``dc:title`` of its core properties), '' when it has none."""
+    core = next((part for kind, part in package.related("") if kind == "core-properties"), None)
+    if core is None and "docProps/core.xml" in package.names:
+        core = "docProps/core.xml"
+    if core is None:
+        return ""
+    title = package.xml(core).find("{http://purl.org/dc/elements/1.1/}title")
+    return str(title.text or "") if title is not None else ""
+
+
 def _styles(package: _Package, parts: list[tuple[str, str]]) -> dict[str, str]:
     names: dict[str, str] = {}
     for kind, part in parts:
@@ -270,6 +281,7 @@ class DocxExtractor(Extractor):
         root = package.xml(main)
         if _ns(root.tag) not in _W:
             raise ValueError(f"main part is not WordprocessingML ({_ns(root.tag) or root.tag})")
+        report_title(_core_title(package))
         parts = package.related(main)
         reader = _Reader(styles=_styles(package, parts))
         section: str | None = None

@@ -24,7 +24,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from assistant.documents.base import Extractor, current_limits, current_password, register, report, report_progress
+from assistant.documents.base import (
+    Extractor,
+    current_limits,
+    current_password,
+    register,
+    report,
+    report_progress,
+    report_title,
+)
 from assistant.documents.limits import raise_hint
 from assistant.documents.ocr import OcrUnavailable, ocr_image
 from assistant.documents.pdftext import page_text
@@ -163,6 +171,10 @@ class PdfExtractor(Extractor):
             if detail.startswith("Failed to load document (") and detail.endswith(")"):
                 detail = detail[len("Failed to load document ("):-1]
             raise InputError(str(path), f"corrupt or not a PDF ({detail})") from exc
+        try:
+            report_title(str(pdf.get_metadata_dict().get("Title") or ""))  # the Info dictionary's /Title
+        except pdfium.PdfiumError:
+            pass
         limits = current_limits()
         ocr_done = 0
         ocr_error: str | None = None
