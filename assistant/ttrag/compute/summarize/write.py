@@ -10,12 +10,13 @@ from dataclasses import dataclass, replace
 
 from assistant.documents.chunk import sentence_spans
 from assistant.models.base import Embedder, GenerationRequest, Generator
-from assistant.records import Chunk
+from assistant.records import Chunk, Document
 from assistant.text.subjects import base_subject
 from assistant.ttrag.compute.summarize.plan import DETAIL_BUDGET, GIST_BUDGET, Planned, reading_plan
 from assistant.ttrag.compute.summarize.request import Form, SummaryRequest
-from assistant.ttrag.compute.summarize.structure import ABSTRACT, Kind, document_kind, title_of, title_page
+from assistant.ttrag.compute.summarize.structure import ABSTRACT, Kind, document_kind
 from assistant.ttrag.compute.summarize.support import supported_by
+from assistant.ttrag.compute.summarize.titles import title_of, title_page
 from assistant.ttrag.context import Context
 from assistant.ttrag.grounding import terms
 from assistant.ttrag.prompts import (
@@ -272,19 +273,20 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                    tuple(dropped), tuple(plan))
 
 
+def _lead_line(doc: Document) -> str:
+    """"<title> (<file>, <n> pages)": the title page of a contract or report, else the document's title."""
+    pages = {s.page for s in doc.segments if s.page}
+    size = f", {len(pages)} pages" if len(pages) > 1 else ""
+    title = title_page(doc) if document_kind(doc) in ("contract", "report") else title_of(doc)
+    return f"{title} ({doc.source.replace(chr(92), '/').rsplit('/', 1)[-1]}{size})"
+
+
 def _lead(ctx: Context, passages: Sequence[Chunk], request: SummaryRequest) -> str:
     """The line that says what is summarized (bullets only): "<title> (<file>, <n> pages)", with the focus."""
     if request.form != "bullets":
         return ""
     sources = list(dict.fromkeys(c.source for c in passages))
-    docs = [d for d in ctx.documents if d.source in sources]
-    parts = []
-    for d in docs[:3]:
-        pages = {s.page for s in d.segments if s.page}
-        size = f", {len(pages)} pages" if len(pages) > 1 else ""
-        title = title_page(d) if document_kind(d) in ("contract", "report") else title_of(d)
-        parts.append(f"{title} ({d.source.rsplit('/', 1)[-1]}{size})")
-    lead = "; ".join(parts)
+    lead = "; ".join(_lead_line(d) for d in ctx.documents if d.source in sources[:3])
     return f"{lead}, on {request.focus}:" if request.focus else f"{lead}:"
 
 
