@@ -147,16 +147,24 @@ def test_plan_of_an_email_thread_reads_first_and_latest_messages(tokenizer: obje
     assert any("Message 0 body" in t for t in texts) and any("Message 5 body" in t for t in texts)
 
 
-@pytest.mark.parametrize(("question", "focus", "detail", "form"), [
-    ("Summarize this agreement", "", False, "bullets"),
-    ("What is this document about?", "", False, "bullets"),
-    ("Summarize the termination provisions", "termination provisions", False, "bullets"),
-    ("What does it say about data protection?", "data protection", False, "bullets"),
-    ("Summarize this contract in detail", "", True, "bullets"),
-    ("Summarize the payment terms in plain sentences", "payment terms", False, "sentences"),
+@pytest.mark.parametrize(("question", "focus", "detail", "form", "document"), [
+    ("Summarize this agreement", "", False, "bullets", "agreement"),
+    ("What is this document about?", "", False, "bullets", ""),
+    ("Summarize the termination provisions", "termination provisions", False, "bullets", ""),
+    ("What does it say about data protection?", "data protection", False, "bullets", ""),
+    ("Summarize this contract in detail", "", True, "bullets", "contract"),
+    ("Summarize the payment terms in plain sentences", "payment terms", False, "sentences", ""),
+    # the document named is no focus: a kind of document, with the words before it, or a file name
+    ("Summarize the minutes", "", False, "bullets", "minutes"),
+    ("Please help me summarize this government report.", "", False, "bullets", "government report"),
+    ("You are a patent examiner. Please write a summary of this patent.", "", False, "bullets", "patent"),
+    ("summarize notes.txt", "", False, "bullets", "notes.txt"),
+    ("Summarize the termination provisions of the agreement", "termination provisions", False, "bullets",
+     "agreement"),
+    ("What does the contract say about payment?", "payment", False, "bullets", "contract"),
 ])
-def test_parse_request(question: str, focus: str, detail: bool, form: str) -> None:
-    assert parse_request(question) == SummaryRequest(focus, detail, form)  # type: ignore[arg-type]
+def test_parse_request(question: str, focus: str, detail: bool, form: str, document: str) -> None:
+    assert parse_request(question) == SummaryRequest(focus, detail, form, document)  # type: ignore[arg-type]
 
 
 def _passages(request: GenerationRequest) -> dict[int, str]:

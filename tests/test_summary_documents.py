@@ -1,25 +1,32 @@
 """Summaries of documents nobody here wrote: kinds recognised from structure, side matter left out, the
-opening, the authors' own summary and the central sentences read, and a title that names the document (its
-title line, its first sentence, or the title its file's metadata gives)."""
+opening, the authors' own summary and the central sentences read, a title that names the document, and the
+document a request names among several open ones (a scripted generator of ours writes the points)."""
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import ScriptedGenerator
 
 from assistant.documents import read_many
+from assistant.models.base import GenerationRequest
 from assistant.records import Document, Segment
 from assistant.ttrag.compute.summarize import (
     SummaryRequest,
     document_kind,
     headings,
+    parse_request,
     reading_plan,
+    summarize,
     title_of,
 )
 from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.context import Context, build_context
+from assistant.ttrag.pipeline import Models, ask
 
 
 def _doc(source: str, text: str) -> Document:
@@ -189,3 +196,88 @@ def test_a_docx_or_pdf_is_named_by_its_title_property(tmp_path: Path) -> None:
     assert title_of(read["figures.pdf"]) == "Quarterly Figures by Region"
     assert read["untitled.pdf"].title == "" and title_of(read["untitled.pdf"]).startswith("Page 1 of the generated")
     assert title_of(replace(read["report.docx"], title="report")) != "report"  # the file's own name names nothing
+
+
+CONTRACT = ("# Cleaning Services Agreement\n\n"
+            "This Agreement is made between Alder Cleaning Ltd (the \"Contractor\") and Birch Primary School "
+            "(the \"School\").\n\n"
+            "## 1. Services\n\nThe Contractor shall clean the school buildings every weekday evening after 6 pm.\n\n"
+            "## 2. Term\n\nThe initial term of this Agreement is two (2) years from 1 September 2025.\n\n"
+            "## 3. Fees\n\nThe School shall pay a monthly fee of EUR 4,200 within 30 days of each invoice.\n\n"
+            "## 4. Termination\n\nEither party may terminate this Agreement by giving 60 days' written notice.\n")
+MINUTES = ("Minutes of the Regular Meeting of the Birch School Board\n\n"
+           "Date: 3 June 2025\nPresent: J. Moss (chair), R. Tan, L. Ortiz\n\n"
+           "1. Budget\n\nThe board approved the school budget of EUR 1.2 million after a discussion of staffing "
+           "costs for the coming year.\n\n"
+           "2. Playground\n\nA motion to repair the playground fence before September was seconded and carried "
+           "unanimously by the board.\n\n"
+           "3. Cleaning\n\nThe board noted that the new cleaning agreement starts in September and asked for a "
+           "report on it in December.\n\n"
+           "Action items: R. Tan will request three quotes for the fence by 20 June.\n\n"
+           "The meeting adjourned at 8:40 pm.\n")
+
+
+@pytest.fixture(scope="module")
+def two(tokenizer: object) -> Context:
+    return build_context([_doc("cleaning-agreement.md", CONTRACT), _doc("minutes.txt", MINUTES)], tokenizer,
+                         chunk_tokens=60)
+
+
+def _passages(request: GenerationRequest) -> dict[int, str]:
+    body = request.user.split("</passages>")[0]
+    return {int(m.group(1)): m.group(2) for m in
+            re.finditer(r"^\[(\d+)\] \(([^,)]*)", body, re.M)}
+
+
+@pytest.mark.parametrize(("question", "source"), [
+    ("Summarize this agreement", "cleaning-agreement.md"),
+    ("Summarize the contract", "cleaning-agreement.md"),
+    ("Summarize the minutes", "minutes.txt"),
+    ("Summarize the school board minutes", "minutes.txt"),
+    ("summarize minutes.txt", "minutes.txt"),
+    ("Summarize cleaning-agreement.md", "cleaning-agreement.md"),
+])
+def test_the_document_a_request_names_is_the_one_summarized(two: Context, question: str, source: str) -> None:
+    plan = reading_plan(two, parse_request(question))
+    assert plan and {p.chunk.source for p in plan} == {source}
+    gen = ScriptedGenerator(lambda r: "{}")
+    answer = ask(two, question, Models(gen, None, None))
+    assert answer.route == "summarization"
+    assert set(_passages(gen.requests[0]).values()) == {source}  # the other file is not in the prompt
+    assert answer.text.splitlines()[0].endswith(f"({source}):")
+    assert all(s.source == source for s in answer.sources)
+
+
+@pytest.mark.parametrize("question", ["Please help me summarize this government report.",
+                                      "You are a patent examiner. Please write a summary of this patent."])
+def test_a_plain_summary_request_is_routed_without_an_llm_call(question: str) -> None:
+    from assistant.ttrag.router import route
+
+    gen = ScriptedGenerator(lambda r: '{"route": "question_answering", "target": ""}')
+    assert route(gen, question).route == "summarization" and gen.requests == []
+
+
+def test_several_documents_and_no_name_give_one_gist_each(two: Context) -> None:
+    def script(r: GenerationRequest) -> str:
+        files = _passages(r)
+        fee = next(n for n, f in files.items() if f == "cleaning-agreement.md" and "4,200" in r.user.split(
+            f"[{n}] ")[1].split("\n[")[0])
+        board = next(n for n, f in files.items() if f == "minutes.txt")
+        return json.dumps({
+            "point1": {"sentence": "The School shall pay a monthly fee of EUR 4,200 within 30 days of each invoice",
+                       "passage": fee},
+            # words of both files joined in one statement: it stands on neither file alone
+            "point2": {"sentence": "The board approved the school budget and the Contractor shall clean the school "
+                                   "buildings every weekday evening", "passage": board},
+            "point3": {"sentence": "The board approved the school budget of EUR 1.2 million", "passage": board}})
+
+    gen = ScriptedGenerator(script)
+    result = summarize(two, parse_request("Summarize these"), gen)
+    assert "point4: another main point of minutes.txt" in gen.requests[0].user
+    lines = result.text.splitlines()
+    assert lines[0] == "Cleaning Services Agreement (cleaning-agreement.md):"
+    at = lines.index("Minutes of the Regular Meeting of the Birch School Board (minutes.txt):")
+    assert any("EUR 4,200" in ln for ln in lines[1:at]) and any("EUR 1.2 million" in ln for ln in lines[at + 1:])
+    assert "weekday evening" not in result.text  # the joined statement is dropped
+    for b in result.bullets:  # each bullet rests on passages of one file
+        assert len({result.passages[n - 1].source for n in b.cites}) == 1

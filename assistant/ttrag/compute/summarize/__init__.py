@@ -27,11 +27,13 @@ it cites and most of its content words do (:func:`supported_by`); otherwise anot
 supports it is cited, or the bullet is dropped. When nothing the model wrote survives, the opening
 sentences of the best planned passages are shown instead (extractive, supported by construction).
 
-The title line names the document: its metadata title, an e-mail's subject, its title line or its first
-sentence, never a transcript's tag or a bare section name.
+Requests name the document they are about ("summarize this agreement", "the minutes", a file name): only
+that one of the open documents is read. Several documents and no name: a short gist of each, under its own
+title line. The title line names the document: its metadata title, an e-mail's subject, its title line or
+its first sentence, never a transcript's tag or a bare section name.
 
-The package, one module per concern: :mod:`.request` (what is asked: focus, length, form),
-:mod:`.structure` (document kind, headings and
+The package, one module per concern: :mod:`.request` (what is asked: focus, length, form, the document
+named), :mod:`.choose` (which open document that is), :mod:`.structure` (document kind, headings and
 parts), :mod:`.titles` (the title that names a document), :mod:`.sidematter` (what a summary leaves out),
 :mod:`.central` (central sentences), :mod:`.passages` (openings, a contract part's key sentence),
 :mod:`.plan` (the reading plan within a budget), :mod:`.support` (support checks) and :mod:`.write` (the

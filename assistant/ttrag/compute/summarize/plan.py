@@ -14,6 +14,7 @@ from assistant.models.base import Embedder
 from assistant.records import Chunk, Document
 from assistant.ttrag import prefilter
 from assistant.ttrag.compute.summarize.central import central_sentences
+from assistant.ttrag.compute.summarize.choose import documents_asked
 from assistant.ttrag.compute.summarize.passages import key_passage, passage_at, sentence_starts, trim_passage
 from assistant.ttrag.compute.summarize.request import SummaryRequest
 from assistant.ttrag.compute.summarize.sidematter import side_share, side_spans
@@ -107,12 +108,13 @@ def _doc_chunks(ctx: Context, doc: Document) -> list[Chunk]:
 
 def reading_plan(ctx: Context, request: SummaryRequest | None = None, *, embedder: Embedder | None = None,
                  budget: int = GIST_BUDGET) -> list[Planned]:
-    """The passages a summary reads, in document order, within ``budget`` characters (each document with a
-    share of it).
+    """The passages a summary reads, in document order, within ``budget`` characters, from the documents
+    the request names (:func:`~.choose.documents_asked`; all of them when it names none, each with a share
+    of the budget).
 
     Args:
         ctx: the session's documents and chunks.
-        request: focus and length (default: the whole of every document, gist).
+        request: focus, length and the document named (default: the whole of every document, gist).
         embedder: the pre-filter's embedding model, used for a focus (None: BM25 alone).
         budget: characters of passage text (the prompt is about a quarter of that in tokens, plus ~150).
 
@@ -125,7 +127,7 @@ def reading_plan(ctx: Context, request: SummaryRequest | None = None, *, embedde
         focus).
     """
     request = request or SummaryRequest()
-    docs = [d for d in ctx.documents if d.text.strip()]
+    docs = documents_asked(ctx.documents, request.document)
     if not docs:
         return []
     if request.focus:
@@ -273,9 +275,10 @@ def _focus_plan(ctx: Context, docs: Sequence[Document], focus: str, embedder: Em
                 break
             pos = piece.end
     hits = prefilter.prefilter(ctx, focus, embedder, fusion="rrf" if embedder else "bm25", top_k=8)
+    asked = {d.source for d in docs}
     for hit in hits:
         if b.left < 200:
             break
-        if not is_outline(hit.chunk.text):
+        if hit.chunk.source in asked and not is_outline(hit.chunk.text):
             b.add("focus", trim_passage(hit.chunk, 500))
     return b.plan

@@ -213,6 +213,8 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                                     "chars": len(p.chunk.text), "text": p.chunk.text[:60]} for p in plan])
     if not passages:
         return Summary("", (), (), (), ())
+    if len({c.source for c in passages}) > 1 and not request.focus and not request.detail:
+        return _gists(ctx, plan, request, generator, on_text=on_text, on_progress=on_progress, note=note)
     kinds = {document_kind(d) for d in ctx.documents if d.source in {c.source for c in passages}}
     kind: Kind = kinds.pop() if len(kinds) == 1 else "document"
     groups = _groups(passages, DETAIL_BUDGET) if request.detail else [list(range(len(passages)))]
@@ -288,6 +290,52 @@ def _lead(ctx: Context, passages: Sequence[Chunk], request: SummaryRequest) -> s
     sources = list(dict.fromkeys(c.source for c in passages))
     lead = "; ".join(_lead_line(d) for d in ctx.documents if d.source in sources[:3])
     return f"{lead}, on {request.focus}:" if request.focus else f"{lead}:"
+
+
+def _gists(ctx: Context, plan: Sequence[Planned], request: SummaryRequest, generator: Generator, *,
+           on_text: Callable[[str], None], on_progress: Callable[[int, int], None],
+           note: Callable[..., None]) -> Summary:
+    """Several documents open and the request names none of them: a short gist of each, under its own title
+    line, from one call (two points for each of two documents, one each for more). A statement stands on
+    passages of one document only; a document left without one gets its first planned sentence, quoted."""
+    passages = [p.chunk for p in plan]
+    sources = list(dict.fromkeys(c.source for c in passages))
+    per_doc = 2 if len(sources) == 2 else 1
+    slots = []
+    for src in sources:
+        nums = [n for n, c in enumerate(passages, 1) if c.source == src]
+        where = f"passages [{nums[0]}] to [{nums[-1]}]" if len(nums) > 1 else f"passage [{nums[0]}]"
+        name = src.replace("\\", "/").rsplit("/", 1)[-1]
+        slots += [f"what the document {name} ({where}) is and its main point",
+                  f"another main point of {name} ({where})"][:per_doc]
+    on_progress(0, 1)
+    replies = _write_points(generator, passages, slots)
+    on_progress(1, 1)
+    by_doc: dict[str, list[Bullet]] = {src: [] for src in sources}
+    dropped: list[str] = []
+    for statement, cites in replies:
+        own = passages[cites[0] - 1].source if cites and 1 <= cites[0] <= len(passages) else ""
+        local = [c if c.source == own else replace(c, text="") for c in passages]  # one document's passages
+        support = supported_by(statement, local, cites) if own else []
+        kept = [b for bs in by_doc.values() for b in bs]
+        if not support:
+            dropped.append(statement)
+        elif not any(_same(statement, k.text) for k in kept) and len(by_doc[own]) < per_doc:
+            by_doc[own].append(Bullet(statement, tuple(support)))
+    for src, bullets in by_doc.items():
+        if not bullets:
+            bullets += _extractive([c if c.source == src else replace(c, text="") for c in passages], 1)
+    note("summary_check", kept=sum(len(b) for b in by_doc.values()), dropped=dropped)
+    numbers = _Numbers()
+    docs = {d.source: d for d in ctx.documents}
+    blocks = [(f"{_lead_line(docs[src])}:\n" if request.form == "bullets" else "") +
+              _render(by_doc[src], request.form, numbers) for src in sources]
+    text = ("\n" if request.form == "bullets" else " ").join(blocks)
+    on_text(text)
+    bullets = [b for src in sources for b in by_doc[src]]
+    order = sorted(numbers.new, key=numbers.new.__getitem__)
+    return Summary(text, tuple(passages[n - 1] for n in order),
+                   tuple(Bullet(b.text, numbers(b.cites)) for b in bullets), tuple(dropped), tuple(plan))
 
 
 def _groups(passages: Sequence[Chunk], budget: int) -> list[list[int]]:
