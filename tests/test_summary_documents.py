@@ -24,6 +24,7 @@ from assistant.ttrag.compute.summarize import (
     summarize,
     title_of,
 )
+from assistant.ttrag.compute.summarize.central import central_sentences
 from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.pipeline import Models, ask
@@ -153,11 +154,15 @@ def test_a_report_is_read_from_what_its_authors_found(tokenizer: object) -> None
 
 def test_headings_set_by_layout_alone_are_found_with_their_tab_depth() -> None:
     para = "This paragraph of running text explains the matter of its section in a sentence of many words. "
-    text = (f"\tIntroduction\n\n{para}\n\n\tBackground and History\n\n{para}\n\n\t\tHow Are Grants Requested?\n\n"
-            f"{para}\n\n\tIssues for Congress\n\n{para}\n")
-    assert [(h.title, h.level) for h in headings(_doc("crs.txt", text))] == [
-        ("Introduction", 1), ("Background and History", 1), ("How Are Grants Requested?", 2),
+    text = (f"\tIntroduction\n\n{para}\n\n\tBackground and History\n\n{para}\n\n"
+            f"\t\tHow Are Grants Requested by a Tribal Government?\n\n{para}\n\n\tIssues for Congress\n\n{para}\n")
+    doc = _doc("crs.txt", text)
+    hs = headings(doc)
+    assert [(h.title, h.level) for h in hs] == [
+        ("Introduction", 1), ("Background and History", 1), ("How Are Grants Requested by a Tribal Government?", 2),
         ("Issues for Congress", 1)]
+    picked = central_sentences(doc, hs=hs, n=10)
+    assert picked and all(text[s:e].startswith("This paragraph") for s, e in picked)  # a heading is no sentence
 
 
 @pytest.mark.parametrize(("text", "title"), [

@@ -15,7 +15,7 @@ import numpy as np
 from assistant.documents.chunk import sentence_spans
 from assistant.records import Document
 from assistant.ttrag.compute.summarize.sidematter import side_share
-from assistant.ttrag.compute.summarize.structure import TRANSCRIPT_TAG, heading_level, is_outline
+from assistant.ttrag.compute.summarize.structure import TRANSCRIPT_TAG, Heading, heading_level, is_outline
 from assistant.ttrag.grounding import terms
 
 POSITION_WEIGHT = 0.3  # share of a sentence's score that depends on its place (chosen on the dev half)
@@ -34,11 +34,14 @@ def _prose(sentence: str) -> bool:
     return letters >= 0.6 * len(sentence.replace(" ", "")) and len(TRANSCRIPT_TAG.findall(sentence)) <= 1
 
 
-def candidate_sentences(doc: Document, side: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
-    """The spans of ``doc``'s sentences of running text outside side matter (see :func:`_prose`)."""
+def candidate_sentences(doc: Document, side: Sequence[tuple[int, int]] = (),
+                        hs: Sequence[Heading] = ()) -> list[tuple[int, int]]:
+    """The spans of ``doc``'s sentences of running text outside side matter and headings (``hs``: a heading
+    set by layout alone can read like a sentence, "Is Mitigation Funding Included in an FMAG Declaration?")."""
+    lines = sorted((h.start, h.body) for h in hs)
     out = []
     for s, e in sentence_spans(doc.text):
-        if _prose(doc.text[s:e]) and side_share(side, s, e) < 0.5:
+        if _prose(doc.text[s:e]) and side_share(side, s, e) < 0.5 and side_share(lines, s, e) < 0.5:
             out.append((s, e))
     if len(out) > MAX_SENTENCES:
         step = len(out) / MAX_SENTENCES
@@ -64,19 +67,20 @@ def _matrix(texts: Sequence[str]) -> np.ndarray:
     return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
 
 
-def central_sentences(doc: Document, *, side: Sequence[tuple[int, int]] = (), n: int = 6,
+def central_sentences(doc: Document, *, side: Sequence[tuple[int, int]] = (), hs: Sequence[Heading] = (), n: int = 6,
                       position_weight: float = POSITION_WEIGHT, diversity: float = DIVERSITY) -> list[tuple[int, int]]:
     """The ``n`` most central sentences of ``doc`` (spans, most central first), side matter left out.
 
     Args:
         doc: the document.
         side: side-matter spans (:func:`~.sidematter.side_spans`).
+        hs: the document's headings (:func:`~.structure.headings`), never picked.
         n: sentences wanted.
         position_weight: how much a sentence's place counts: its score is the cosine to the centroid times
             ``1 - w + w / (1 + i / POSITION_SCALE)`` for the ``i``-th candidate sentence.
         diversity: the maximal-marginal-relevance penalty on the similarity to sentences already picked.
     """
-    spans = candidate_sentences(doc, side)
+    spans = candidate_sentences(doc, side, hs)
     if not spans:
         return []
     x = _matrix([doc.text[s:e] for s, e in spans])

@@ -162,7 +162,7 @@ def _document_plan(ctx: Context, doc: Document, budget: int, detail: bool) -> li
     else:
         _prose_plan(ctx, doc, kind, hs, parts, side, b, detail)
     if b.left >= 200 and not (kind == "paper" and any(p.role == "summary" for p in b.plan) and not detail):
-        for s, _e in central_sentences(doc, side=side, n=max(3, b.left // 150)):
+        for s, _e in central_sentences(doc, side=side, hs=hs, n=max(3, b.left // 150)):
             if b.left < 200:
                 break
             b.add("central", passage_at(ctx, doc, s, CENTRAL_CHARS, limit=_side_after(side, s)))
