@@ -179,6 +179,25 @@ def test_the_title_is_the_title_line_or_the_first_sentence_never_a_section_name(
     assert title_of(_doc("file.txt", text)) == title
 
 
+def test_a_point_that_restates_the_title_line_gives_its_place_to_another_sentence(tokenizer: object) -> None:
+    first = "Section 420 of the Stafford Act authorizes the President to declare a Fire Management Assistance Grant."
+    text = (f"\tIntroduction\n\n{first} The grant pays for the costs of fighting a fire that threatens a community.\n\n"
+            "\tHow Are Grants Requested?\n\n" + "A state asks the regional administrator for a grant while the fire "
+            "burns, and the administrator decides within hours whether the fire meets the threshold. " * 3 + "\n")
+    ctx = build_context([_doc("fmag.txt", text)], tokenizer, chunk_tokens=60)
+
+    def script(r: GenerationRequest) -> str:
+        return json.dumps({"point1": {"sentence": first, "passage": 1},
+                           "point2": {"sentence": "The grant pays for the costs of fighting a fire that threatens a "
+                                                  "community", "passage": 1}})
+
+    result = summarize(ctx, SummaryRequest(), ScriptedGenerator(script))
+    lines = result.text.splitlines()
+    assert lines[0] == f"{first} (fmag.txt):"  # no title line: the first sentence names the document
+    assert all(first not in ln for ln in lines[1:])  # not said twice
+    assert any("regional administrator" in b.text for b in result.bullets)  # its place: another passage's sentence
+
+
 def test_a_docx_or_pdf_is_named_by_its_title_property(tmp_path: Path) -> None:
     import docx
     from pdfgen import text_pdf

@@ -227,6 +227,10 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
     lead = _lead(ctx, passages, request)
     if lead:
         on_text(lead + "\n")
+    # a point that restates the title line (a document without a title is named by its first sentence,
+    # which the model then tends to copy) gives its place to another passage's sentence
+    titles = [_title(d) for d in ctx.documents if d.source in {c.source for c in passages}] \
+        if lead and not request.detail else []
     on_progress(0, len(groups))
     for g, members in enumerate(groups):
         local = [passages[i] for i in members]
@@ -241,7 +245,7 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                 dropped.append(statement)
                 continue
             bullet = Bullet(statement, tuple(members[n - 1] + 1 for n in support))
-            if any(_same(bullet.text, k.text) for k in kept):
+            if any(_same(bullet.text, k.text) for k in kept) or any(_same(bullet.text, t) for t in titles):
                 continue
             kept.append(bullet)
         if request.form == "bullets":  # show what is checked so far; later groups append
@@ -252,7 +256,8 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         on_progress(g + 1, len(groups))
     note("summary_check", kept=len(kept), dropped=dropped)
     if not kept:
-        kept = _extractive(passages, per_call)
+        kept = [b for b in _extractive(passages, per_call + 1) if not any(_same(b.text, t) for t in titles)]
+        kept = kept[:per_call]
         note("summary_check", extractive=len(kept))
         shown = 0
     elif not request.detail and not request.focus and request.form == "bullets" and len(kept) < per_call:
@@ -260,7 +265,8 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         # the parts it left out are shown by their opening sentence, quoted, so the gist still covers them
         cited = {n for b in kept for n in b.cites}
         unused = [c if i not in cited else replace(c, text="") for i, c in enumerate(passages, 1)]
-        extra = [b for b in _extractive(unused, len(passages)) if not any(_same(b.text, k.text) for k in kept)]
+        extra = [b for b in _extractive(unused, len(passages))
+                 if not any(_same(b.text, k.text) for k in [*kept, *(Bullet(t, ()) for t in titles)])]
         extra = extra[:per_call - len(kept)]
         kept += extra
         note("summary_check", extractive=len(extra))
@@ -275,12 +281,16 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                    tuple(dropped), tuple(plan))
 
 
+def _title(doc: Document) -> str:
+    """The title page of a contract or report, else the document's title."""
+    return title_page(doc) if document_kind(doc) in ("contract", "report") else title_of(doc)
+
+
 def _lead_line(doc: Document) -> str:
-    """"<title> (<file>, <n> pages)": the title page of a contract or report, else the document's title."""
+    """"<title> (<file>, <n> pages)"."""
     pages = {s.page for s in doc.segments if s.page}
     size = f", {len(pages)} pages" if len(pages) > 1 else ""
-    title = title_page(doc) if document_kind(doc) in ("contract", "report") else title_of(doc)
-    return f"{title} ({doc.source.replace(chr(92), '/').rsplit('/', 1)[-1]}{size})"
+    return f"{_title(doc)} ({doc.source.replace(chr(92), '/').rsplit('/', 1)[-1]}{size})"
 
 
 def _lead(ctx: Context, passages: Sequence[Chunk], request: SummaryRequest) -> str:
