@@ -117,6 +117,17 @@ PATENT = ("CROSS-REFERENCE TO RELATED APPLICATIONS\n\n"
           "The ring 16 carries a scale of degrees, and the surgeon turns it until the blades meet the meridian.\n")
 
 
+def test_side_matter_is_named_by_what_it_is_not_by_its_first_word() -> None:
+    text = ("Promoted to captain in 1990, she led the harbour police for ten years.\n\n"
+            "Register of the harbour's ships, kept by the harbour master.\n\n"
+            "Cookies are baked in the harbour bakery every morning.\n\n"
+            "Subscribe to our newsletter\n\nWe use cookies to improve your experience.\n")
+    doc = _doc("page.txt", text)
+    side = " ".join(text[s:e] for s, e in side_spans(doc))
+    assert "Subscribe" in side and "We use cookies" in side
+    assert "Promoted" not in side and "Register" not in side and "Cookies are baked" not in side
+
+
 def test_a_patent_is_read_from_its_field_and_its_summary_not_its_related_applications(tokenizer: object) -> None:
     patent = build_context([_doc("patent.txt", PATENT)], tokenizer, chunk_tokens=60)
     doc = patent.documents[0]

@@ -11,12 +11,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from assistant.records import Document
-from assistant.ttrag.compute.summarize.structure import TRANSCRIPT_TAG, Heading, section_end
+from assistant.ttrag.compute.summarize.structure import TRANSCRIPT_TAG, Heading, is_transcript, section_end
 
 # a line that advertises, navigates, asks to share or subscribe, or states the publisher's rights
-_PROMO = re.compile(r"^\W*(?:advertisement|advertising|sponsored(?: content| by)?|promoted|paid (?:content|post)|"
-                    r"subscribe\b|sign up\b|newsletter|log ?in\b|sign in\b|register\b|cookies?\b|we use cookies|"
-                    r"read more\b|see also\b|related(?: articles| stories| content| coverage)?\s*:?$|recommended\b|"
+_PROMO = re.compile(r"^\W*(?:advertisement\b|advertising\b|sponsored(?: content| by)?\b|paid (?:content|post)\b|"
+                    r"subscribe\b|sign up\b|newsletter\b|log ?in\b|sign in\b|we use cookies|cookie (?:policy|settings|"
+                    r"preferences)|read more\b|related(?: articles| stories| content| coverage)?\s*:?$|"
+                    r"recommended (?:for you|articles|stories|reading)|"
                     r"more from\b|share (?:this|on|via)\b|follow us\b|click here\b|skip to\b|back to top\b|"
                     r"all rights reserved|copyright\b|\u00a9|download (?:our|the) app|buy now\b|shop now\b|"
                     r"order now\b|limited time\b|free shipping\b|\d+% off\b|home\s*[|>\u203a\u00bb/])", re.I)
@@ -71,7 +72,7 @@ def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int
         lines.append((pos, pos + len(raw.rstrip("\r\n")), raw.strip()))
         pos += len(raw)
     repeated = Counter(s for _a, _b, s in lines if 3 <= len(s) and len(s.split()) <= 15)
-    tagged = len(TRANSCRIPT_TAG.findall(text[:20000])) >= 3
+    transcript = is_transcript(text[:6000])
     advert = 0  # after an "Advertisement" line: 1 until its paragraph starts, 2 within it
     for a, b, s in lines:
         if not s:
@@ -80,7 +81,7 @@ def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int
         words = len(s.split())
         promo = words <= 25 and bool(_PROMO.match(s))
         if promo or advert or (repeated[s] >= 3 and words <= 15 and not s.endswith((".", "?", "!"))) or \
-                (tagged and noise_only(s)) or len(_OFFER.findall(s)) >= 2 and words <= 60 or _PRIORITY.match(s):
+                (transcript and noise_only(s)) or len(_OFFER.findall(s)) >= 2 and words <= 60 or _PRIORITY.match(s):
             spans.append((a, b))
         if advert == 1 and not promo:
             advert = 2
