@@ -28,7 +28,8 @@ class Document:
     """Text of one file. ``segments[i]`` starts at character ``offsets[i]`` of ``text``.
 
     ``problems`` names the parts that could not be read (``source/part: reason``), e.g. a corrupt
-    attachment, a refused archive member or a scanned page without OCR; the rest was read.
+    attachment, a refused archive member or a scanned page without OCR; the rest was read. ``title`` is the
+    title the file declares in its metadata (a PDF's or a DOCX's title property), '' when it declares none.
     """
 
     source: str
@@ -36,6 +37,7 @@ class Document:
     segments: tuple[Segment, ...]
     offsets: tuple[int, ...]
     problems: tuple[str, ...] = ()
+    title: str = ""
 
     def page_at(self, offset: int) -> int | None:
         """Page (1-based) holding character ``offset`` of ``text``, or None."""

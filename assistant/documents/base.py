@@ -110,6 +110,7 @@ class _Run:
     cancel: threading.Event | None = None
     in_child: bool = False
     password: str | None = None  # held in memory only; never logged, never in an exception
+    title: str = ""  # the title the top-level file declares in its metadata (report_title)
 
 
 _RUN: ContextVar[_Run | None] = ContextVar("assistant_extraction_run", default=None)
@@ -139,6 +140,14 @@ def report(reason: str, part: str | None = None) -> None:
     run = _RUN.get()
     if run is not None:
         run.problems.append(InputError("/".join(run.names + ([part] if part else [])), reason))
+
+
+def report_title(title: str) -> None:
+    """Record the title the file being read declares in its metadata (a PDF's or DOCX's title property).
+    Only the file the user named keeps one: an attachment's title is not the document's."""
+    run = _RUN.get()
+    if run is not None and len(run.names) == 1 and title.strip():
+        run.title = " ".join(title.split())[:300]
 
 
 def report_progress(done: int, total: int, unit: str) -> None:
@@ -343,7 +352,7 @@ def _assemble(name: str, segments: Iterable[Segment], run: _Run) -> Document:
         why = run.problems[0].reason if run.problems else "empty, or only images"
         raise InputError(name, f"contains no text ({why})")
     return Document(source=name, text="".join(parts), segments=tuple(kept), offsets=tuple(offsets),
-                    problems=tuple(str(p) for p in run.problems))
+                    problems=tuple(str(p) for p in run.problems), title=run.title)
 
 
 def configured_limits() -> Limits:

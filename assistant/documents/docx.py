@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assistant.documents.base import Extractor, register
+from assistant.documents.base import Extractor, register, report_title
 from assistant.documents.docx_numbering import ListNumbering
 from assistant.documents.protected import decrypted_office
 from assistant.documents.sheet import encrypted_office
@@ -202,6 +202,17 @@ class _Package:
         return found
 
 
+def _core_title(package: _Package) -> str:
+    """The title property of the package (``dc:title`` of its core properties), '' when it has none."""
+    core = next((part for kind, part in package.related("") if kind == "core-properties"), None)
+    if core is None and "docProps/core.xml" in package.names:
+        core = "docProps/core.xml"
+    if core is None:
+        return ""
+    title = package.xml(core).find("{http://purl.org/dc/elements/1.1/}title")
+    return str(title.text or "") if title is not None else ""
+
+
 def _part(package: _Package, parts: list[tuple[str, str]], kind: str) -> Any:
     """The root element of the first related part of ``kind`` (``styles``, ``numbering``), or None."""
     return next((package.xml(part) for rel_kind, part in parts if rel_kind == kind), None)
@@ -255,6 +266,7 @@ class DocxExtractor(Extractor):
         root = package.xml(main)
         if namespace(root.tag) not in W_NAMESPACES:
             raise ValueError(f"main part is not WordprocessingML ({namespace(root.tag) or root.tag})")
+        report_title(_core_title(package))
         parts = package.related(main)
         styles, numbering = _part(package, parts, "styles"), _part(package, parts, "numbering")
         reader = _Reader(styles=_styles(styles),

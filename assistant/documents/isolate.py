@@ -88,11 +88,11 @@ def _peak_rss_kb() -> int:
 def _child(conn: Connection, extractor: Extractor, path: str, limits: Limits, names: list[str],
            environ: dict[str, str], blocked: list[str], password: str | None = None) -> None:
     """The child's side: read ``path`` and send ``("ready",)``, ``("segment", Segment)``, ``("problem",
-    source, reason)``, ``("progress", Progress)``, then ``("done", peak_kb)`` or ``("error", kind, reason,
-    peak_kb)``. ``environ`` and ``blocked`` (modules the parent made unimportable) are the parent's now, not
-    the fork server's from when it started (PATH finds converters and tesseract). ``password`` arrives with
-    the pickled arguments over the start pipe (never argv, environment or disk), and a refused or missing
-    one comes back as ``("error", "password", kind, peak_kb, wrong)``."""
+    source, reason)``, ``("progress", Progress)``, ``("title", title)``, then ``("done", peak_kb)`` or
+    ``("error", kind, reason, peak_kb)``. ``environ`` and ``blocked`` (modules the parent made unimportable)
+    are the parent's now, not the fork server's from when it started (PATH finds converters and tesseract).
+    ``password`` arrives with the pickled arguments over the start pipe (never argv, environment or disk),
+    and a refused or missing one comes back as ``("error", "password", kind, peak_kb, wrong)``."""
     os.environ.clear()
     os.environ.update(environ)
     for name in blocked:
@@ -109,12 +109,16 @@ def _read(conn: Connection, extractor: Extractor, path: Path, limits: Limits, na
           password: str | None = None) -> None:
     conn.send(("ready",))
     sent = 0
+    title = ""
 
     def flush() -> None:
-        nonlocal sent
+        nonlocal sent, title
         for problem in run.problems[sent:]:
             conn.send(("problem", problem.source, problem.reason))
         sent = len(run.problems)
+        if run.title != title:
+            title = run.title
+            conn.send(("title", title))
 
     run = _Run(limits=limits, progress=lambda p: conn.send(("progress", p)), names=list(names), in_child=True,
                password=password)
@@ -210,6 +214,8 @@ def isolated_segments(extractor: Extractor, path: Path, run: _Run) -> Iterator[S
                 yield message[1]
             elif kind == "problem":
                 run.problems.append(InputError(message[1], message[2]))
+            elif kind == "title":
+                run.title = message[1]
             elif kind == "progress":
                 if run.progress is not None and len(run.names) == 1:
                     progress: Progress = message[1]

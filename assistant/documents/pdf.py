@@ -24,7 +24,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from assistant.documents.base import Extractor, current_limits, current_password, register, report, report_progress
+from assistant.documents.base import (
+    Extractor,
+    current_limits,
+    current_password,
+    register,
+    report,
+    report_progress,
+    report_title,
+)
 from assistant.documents.limits import raise_hint
 from assistant.documents.ocr import OcrUnavailable, ocr_image
 from assistant.documents.pdftext import page_text
@@ -178,6 +186,10 @@ class PdfExtractor(Extractor):
         import pypdfium2 as pdfium
 
         pdf = open_pdf(path, current_password())  # the user password (ISO 32000-1 7.6.3.3) given, if any
+        try:
+            report_title(str(pdf.get_metadata_dict().get("Title") or ""))  # the Info dictionary's /Title
+        except pdfium.PdfiumError:
+            pass
         limits = current_limits()
         ocr_done = 0
         ocr_error: str | None = None

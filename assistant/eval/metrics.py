@@ -1,4 +1,5 @@
-"""Retrieval and answer metrics: recall@k, MRR of gold passages; EM, token F1, containment; bootstrap intervals."""
+"""Retrieval, answer and summary metrics: recall@k, MRR of gold passages; exact match, token F1, containment;
+ROUGE and content-word recall against a reference summary; bootstrap intervals of a mean."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import re
 import string
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -129,3 +132,73 @@ def bootstrap_interval(values: Sequence[float], *, resamples: int = 1000, level:
     means = xs[rng.integers(0, len(xs), size=(resamples, len(xs)))].mean(axis=1)
     tail = (1 - level) / 2 * 100
     return float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail))
+
+
+def bootstrap_ci(values: Sequence[float] | Sequence[Sequence[float]], *, resamples: int = 1000, seed: int = 0,
+                 level: float = 0.95, statistic: Callable[[np.ndarray], float] | None = None,
+                 ) -> tuple[float, float, float]:
+    """A statistic of ``values`` and its percentile bootstrap interval: (value, low, high).
+
+    Args:
+        values: one number per item (shape ``(n,)``), or several per item (``(n, k)``: rows are resampled
+            together, e.g. a summary's score and its lead baseline's score for a paired ratio).
+        resamples: bootstrap resamples of the ``n`` items, drawn with replacement.
+        seed: the resampling seed (the same values give the same interval).
+        level: the interval's coverage (0.95: the 2.5th and 97.5th percentiles).
+        statistic: maps an array of resampled rows to a number (default: the mean).
+
+    Returns:
+        NaNs when ``values`` is empty.
+    """
+    x = np.asarray(values, dtype=float)
+    if not len(x):
+        return float("nan"), float("nan"), float("nan")
+    stat = statistic or (lambda a: float(np.mean(a)))
+    rng = np.random.default_rng(seed)
+    draws = [stat(x[rng.integers(0, len(x), len(x))]) for _ in range(resamples)]
+    tail = (1 - level) / 2 * 100
+    return float(stat(x)), float(np.percentile(draws, tail)), float(np.percentile(draws, 100 - tail))
+
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+@cache
+def _stopwords() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN  # the English list the BM25 index uses
+
+    return frozenset(STOPWORDS_EN)
+
+
+def content_words(text: str) -> set[str]:
+    """The distinct lower-cased word tokens (letters and digits) of ``text`` that are not English stop words."""
+    return {t for t in _TOKEN.findall(text.lower()) if t not in _stopwords()}
+
+
+def content_recall(summary: str, reference: str) -> float:
+    """Share of the reference's content words (:func:`content_words`, unstemmed) that the summary contains."""
+    want = content_words(reference)
+    return len(want & content_words(summary)) / len(want) if want else 0.0
+
+
+@cache
+def _scorer() -> Any:
+    from rouge_score import rouge_scorer  # the ``eval`` extra
+
+    return rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+
+
+def rouge(summary: str, reference: str) -> dict[str, float]:
+    """ROUGE-1, -2 and -L (Porter-stemmed, rouge-score) of ``summary`` against ``reference``: recall and F
+    as ``r1_recall``, ``r1_f``, ``r2_recall``, ``r2_f``, ``rL_recall``, ``rL_f``."""
+    scores = _scorer().score(reference, summary)  # (target, prediction)
+    out = {}
+    for key, name in (("rouge1", "r1"), ("rouge2", "r2"), ("rougeL", "rL")):
+        out[f"{name}_recall"] = float(scores[key].recall)
+        out[f"{name}_f"] = float(scores[key].fmeasure)
+    return out
+
+
+def lead(text: str, n_words: int) -> str:
+    """The lead baseline: the first ``n_words`` whitespace-separated words of ``text``."""
+    return " ".join(text.split()[:n_words])

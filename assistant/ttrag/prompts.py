@@ -129,6 +129,10 @@ _SUMMARY_GUIDE = {
     "contract": "who the parties are, what is supplied or done, the term, the prices or payment, and the main "
                 "obligations and remedies",
     "report": "what it is for, what it finds or sets out, and what it recommends or concludes",
+    "paper": "what it presents, how it compares with others, and what it concludes",
+    "patent": "what the invention is and is for, its main parts or steps, and what it improves",
+    "meeting": "what was discussed, what was decided, and who will do what next",
+    "news": "what happened, who is involved, and what follows",
     "email": "who asks what, what was decided, and what is still open",
     "spreadsheet": "what the table lists and its notable rows and figures",
     "document": "what it is and what matters most in it",
@@ -163,6 +167,12 @@ SUMMARY_SLOTS = {
     # a report with an abstract (a paper): the gist reads the abstract and the conclusion
     "paper": ("what the document presents", "how its method or content compares with others, with figures",
               "what it concludes or recommends"),
+    "patent": ("what the invention is and what it is for", "its main parts or steps and how they work together",
+               "what it improves over earlier solutions"),
+    "meeting": ("what the meeting discussed", "what was decided or agreed, with its figures",
+                "who will do what next"),
+    "news": ("what happened, where and when", "who is involved and what they said or did",
+             "what follows from it or happens next"),
     "email": ("who writes and what they announce or ask", "what was decided, released or agreed",
               "what is still open or asked of the reader"),
     "spreadsheet": ("what the table lists: its columns", "its first rows, each with every value",

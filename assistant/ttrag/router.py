@@ -56,8 +56,11 @@ _CODE_IN_TEXT = re.compile(r"(?<![\w\-])(?=[\w\-/#:.@]*\d)(?=[\w\-/#:.@]*[A-Za-z
 
 
 # A request that is a summary request from its first words ("Summarize ...", "Give me an overview of ...",
-# "What does it say about ...") and asks no other question ("Give an overview: where was X born?" does).
-_PLAIN_SUMMARY = re.compile(r"^\W*(?:(?:please|can you|could you|would you|pls)\s+)?(?:summar\w+|"
+# "What does it say about ...", "Please help me summarize ...", also after a sentence that sets a role: "You are
+# a patent examiner. Please write a summary of this patent.") and asks no other question ("Give an overview:
+# where was X born?" does).
+_PLAIN_SUMMARY = re.compile(r"^(?:[^.?!\n]{1,80}[.!]\s+)?\W*(?:(?:please|can you|could you|would you|pls)\s+"
+                            r"(?:help me\s+)?)?(?:summar\w+|"
                             r"(?:give|write|make|show)(?: me| us)? (?:a |an |the )?(?:short |brief |quick |full |"
                             r"detailed )?(?:summary|overview|gist|outline|tl;?dr|main points|key points)|tl;?dr|"
                             r"what (?:is|are) (?:this|the) \w+(?: \w+)? about|what are the (?:main|key) points|"

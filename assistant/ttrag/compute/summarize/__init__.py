@@ -2,16 +2,19 @@
 ``summarization`` category).
 
 A 1.5B model on two CPU cores reads ~45 prompt tokens/s, so a summary of a 300-page contract cannot read
-the contract. It reads a *reading plan* chosen at question time from the document's own structure:
+the contract. It reads a *reading plan* chosen at question time from the document's own structure and
+from what is central to the whole of it, side matter left out (advertising, navigation, running headers,
+transcript noise such as ``{vocalsound}``, references and a patent's related applications):
 
-1. the title page (title, parties, subject line) and the parties / recitals;
-2. the opening of each top-level part (``# heading``, "Article 3", "CHAPTER 2", "1 Introduction", one
-   message of a thread), ranked by what a reader of that kind of document needs first: for a contract the
-   subject, the term, the money, the obligations and the remedies; for a report or paper its purpose,
-   findings and conclusions; for an email thread the first and the latest messages;
-3. the definitions and an outline of the headings (``in detail`` only);
-4. representative passages: the medoids of k-means clusters over the chunks (the pre-filter's cached
-   embeddings when every chunk has one, else TF-IDF vectors), for documents with few headings;
+1. the opening: a contract's title page and parties; for any other document its first text past the side
+   matter (a news story's lead, a report's first paragraph, a patent's field of invention);
+2. the authors' own summary when there is one (an abstract, an executive summary, "What GAO found", the
+   summary of the invention, a meeting's decisions and action items) and a conclusion; for a contract the
+   sentence that states each part's key fact, ranked by what a reader needs first (the term, the money,
+   the remedies); for an email thread the first and the latest messages;
+3. the definitions, an outline of the headings and each part's opening (``in detail`` only);
+4. the central sentences: those most like the document as a whole (TF-IDF cosine to the centroid of its
+   sentences, a mild preference for the opening, chosen with diversity), until the budget is spent;
 
 all within a token budget (:data:`GIST_BUDGET` characters for the 3-bullet gist). With a *focus*
 ("summarize the termination provisions") the plan is the matching section and the pre-filter's hits for
@@ -24,15 +27,22 @@ it cites and most of its content words do (:func:`supported_by`); otherwise anot
 supports it is cited, or the bullet is dropped. When nothing the model wrote survives, the opening
 sentences of the best planned passages are shown instead (extractive, supported by construction).
 
-The package, one module per concern: :mod:`.request` (what is asked: focus, length, form),
-:mod:`.structure` (document kind, title, headings and parts), :mod:`.passages` (openings, key sentences,
-cluster medoids), :mod:`.plan` (the reading plan within a budget), :mod:`.support` (support checks) and
-:mod:`.write` (the model's points, checked, numbered and rendered: :func:`summarize`).
+Requests name the document they are about ("summarize this agreement", "the minutes", a file name): only
+that one of the open documents is read. Several documents and no name: a short gist of each, under its own
+title line. The title line names the document: its metadata title, an e-mail's subject, its title line or
+its first sentence, never a transcript's tag or a bare section name.
+
+The package, one module per concern: :mod:`.request` (what is asked: focus, length, form, the document
+named), :mod:`.choose` (which open document that is), :mod:`.structure` (document kind, headings and
+parts), :mod:`.titles` (the title that names a document), :mod:`.sidematter` (what a summary leaves out),
+:mod:`.central` (central sentences), :mod:`.passages` (openings, a contract part's key sentence),
+:mod:`.plan` (the reading plan within a budget), :mod:`.support` (support checks) and :mod:`.write` (the
+model's points, checked, numbered and rendered: :func:`summarize`).
 """
 
 from __future__ import annotations
 
-from assistant.ttrag.compute.summarize.passages import representative, salient_chunks
+from assistant.ttrag.compute.summarize.passages import salient_chunks
 from assistant.ttrag.compute.summarize.plan import (
     ABSTRACT_CHARS,
     DETAIL_BUDGET,
@@ -47,11 +57,10 @@ from assistant.ttrag.compute.summarize.structure import (
     Kind,
     document_kind,
     headings,
-    title_of,
-    title_page,
     top_level,
 )
 from assistant.ttrag.compute.summarize.support import MIN_SUPPORT, support_share, supported_by
+from assistant.ttrag.compute.summarize.titles import title_of, title_page
 from assistant.ttrag.compute.summarize.write import (
     DETAIL_BULLETS_PER_CALL,
     GIST_BULLETS,
@@ -85,7 +94,6 @@ __all__ = [
     "headings",
     "parse_request",
     "reading_plan",
-    "representative",
     "salient_chunks",
     "summarize",
     "support_share",

@@ -1,15 +1,12 @@
-"""Passages cut from a document for a reading plan: an opening cut at a sentence end, the most specific
-sentence of a part, and the medoids of clusters of chunks."""
+"""Passages cut from a document for a reading plan: an opening cut at a sentence end, and the most specific
+sentence of a contract's part."""
 
 from __future__ import annotations
 
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import replace
-
-import numpy as np
 
 from assistant.documents.chunk import sentence_spans
 from assistant.records import Chunk, Document
@@ -78,59 +75,6 @@ def trim_passage(chunk: Chunk, max_chars: int) -> Chunk:
         end = e
     end = min(end or max_chars, max_chars + 200)
     return replace(chunk, text=chunk.text[:end].rstrip(), end=chunk.start + end, n_tokens=max(1, end // 4))
-
-
-def _vectors(ctx: Context, chunks: Sequence[Chunk]) -> np.ndarray:
-    """Rows for ``chunks``: the pre-filter's cached embeddings when all are cached, else L2-normalised
-    TF-IDF over the 2,000 most frequent content words."""
-    if chunks and all(c.id in ctx.embeddings for c in chunks):
-        return np.stack([ctx.embeddings[c.id] for c in chunks]).astype(np.float32)
-    bags = [Counter(w.lower() for w in _WORD.findall(c.text)) for c in chunks]
-    df: Counter[str] = Counter()
-    for b in bags:
-        df.update(b.keys())
-    vocab = [w for w, n in df.most_common(2000) if n < 0.5 * len(chunks) or len(chunks) < 4]
-    index = {w: i for i, w in enumerate(vocab)}
-    m = np.zeros((len(chunks), max(1, len(vocab))), dtype=np.float32)
-    for r, b in enumerate(bags):
-        for w, n in b.items():
-            j = index.get(w)
-            if j is not None:
-                m[r, j] = (1 + math.log(n)) * math.log(len(chunks) / df[w] + 1)
-    return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
-
-
-def representative(ctx: Context, chunks: Sequence[Chunk], k: int, *, max_chunks: int = 1500) -> list[Chunk]:
-    """``k`` representative chunks: the medoid of each of ``k`` k-means clusters (k-means++ seeding, fixed
-    seed, 12 Lloyd iterations) over :func:`_vectors`, largest cluster first. At most ``max_chunks`` chunks,
-    evenly spaced, are clustered."""
-    if k <= 0 or not chunks:
-        return []
-    step = max(1, math.ceil(len(chunks) / max_chunks))
-    pool = list(chunks[::step])
-    if len(pool) <= k:
-        return pool
-    x = _vectors(ctx, pool)
-    rng = np.random.default_rng(0)
-    centres = [x[int(rng.integers(len(pool)))]]
-    for _ in range(1, k):
-        d = np.min(np.stack([1 - x @ c for c in centres]), axis=0).clip(min=0)
-        centres.append(x[int(np.argmax(d))] if d.sum() == 0 else x[int(rng.choice(len(pool), p=d / d.sum()))])
-    c = np.stack(centres)
-    for _ in range(12):
-        assign = np.argmax(x @ c.T, axis=1)
-        for j in range(k):
-            members = x[assign == j]
-            if len(members):
-                c[j] = members.mean(axis=0)
-    assign = np.argmax(x @ c.T, axis=1)
-    sizes = np.bincount(assign, minlength=k)
-    picked = []
-    for j in np.argsort(-sizes, kind="stable"):
-        members = np.flatnonzero(assign == j)
-        if len(members):
-            picked.append(pool[int(members[np.argmax(x[members] @ c[j])])])
-    return picked
 
 
 def _prefix(sentence: str) -> str:

@@ -1,5 +1,7 @@
-"""The reading plan: the passages a summary reads, chosen from the document's structure (or for a focus,
-its section and the pre-filter's hits) within a budget of characters."""
+"""The reading plan: the passages a summary reads within a budget of characters, chosen from the document's
+structure (its opening, its authors' own summary, a contract's parts) and from what is central to the whole
+of it (:mod:`.central`), side matter left out (:mod:`.sidematter`); for a focus, its section and the
+pre-filter's hits."""
 
 from __future__ import annotations
 
@@ -11,16 +13,13 @@ from dataclasses import dataclass, field
 from assistant.models.base import Embedder
 from assistant.records import Chunk, Document
 from assistant.ttrag import prefilter
-from assistant.ttrag.compute.summarize.passages import (
-    key_passage,
-    passage_at,
-    representative,
-    sentence_starts,
-    trim_passage,
-)
+from assistant.ttrag.compute.summarize.central import central_sentences
+from assistant.ttrag.compute.summarize.choose import documents_asked
+from assistant.ttrag.compute.summarize.passages import key_passage, passage_at, sentence_starts, trim_passage
 from assistant.ttrag.compute.summarize.request import SummaryRequest
+from assistant.ttrag.compute.summarize.sidematter import side_share, side_spans
 from assistant.ttrag.compute.summarize.structure import (
-    ABSTRACT,
+    AUTHORS_SUMMARY,
     Heading,
     Kind,
     document_kind,
@@ -36,6 +35,8 @@ from assistant.ttrag.grounding import terms
 GIST_BUDGET = 2400  # characters of passages for the gist (~500 tokens): ~30 s on 2 cores with the 1.5B model
 DETAIL_BUDGET = 2000  # characters per map call for "in detail"
 OPENING_CHARS = 420  # characters read from the opening of a part
+LEAD_CHARS = 480  # characters read from the opening of a document other than a contract
+CENTRAL_CHARS = 300  # characters read from a central sentence on (the sentence, and the next when it fits)
 ABSTRACT_CHARS = 900  # characters read from an abstract or executive summary
 
 # What a reader needs first, by kind of document: heading cues in order of priority.
@@ -107,21 +108,26 @@ def _doc_chunks(ctx: Context, doc: Document) -> list[Chunk]:
 
 def reading_plan(ctx: Context, request: SummaryRequest | None = None, *, embedder: Embedder | None = None,
                  budget: int = GIST_BUDGET) -> list[Planned]:
-    """The passages a summary reads, in document order, within ``budget`` characters.
+    """The passages a summary reads, in document order, within ``budget`` characters, from the documents
+    the request names (:func:`~.choose.documents_asked`; all of them when it names none, each with a share
+    of the budget).
 
     Args:
         ctx: the session's documents and chunks.
-        request: focus and length (default: the whole document, gist).
+        request: focus, length and the document named (default: the whole of every document, gist).
         embedder: the pre-filter's embedding model, used for a focus (None: BM25 alone).
         budget: characters of passage text (the prompt is about a quarter of that in tokens, plus ~150).
 
     Returns:
-        :class:`Planned` passages with roles ``title``, ``parties``, ``outline``, ``definitions``, ``part``
-        (the opening of a top-level part), ``message``, ``focus`` (the section or pre-filter hit for the
-        focus) or ``representative`` (a cluster medoid).
+        :class:`Planned` passages with roles ``title`` (a contract's title page, another document's
+        opening), ``parties``, ``outline``, ``definitions``, ``part`` (a contract's part, or the opening of
+        a part ``in detail``), ``summary`` (the authors' own summary: an abstract, "What GAO found", the
+        summary of the invention, a meeting's decisions; a conclusion), ``central`` (a central sentence:
+        :func:`~.central.central_sentences`), ``message`` or ``focus`` (the section or pre-filter hit for the
+        focus).
     """
     request = request or SummaryRequest()
-    docs = [d for d in ctx.documents if d.text.strip()]
+    docs = documents_asked(ctx.documents, request.document)
     if not docs:
         return []
     if request.focus:
@@ -138,8 +144,7 @@ def reading_plan(ctx: Context, request: SummaryRequest | None = None, *, embedde
 def _document_plan(ctx: Context, doc: Document, budget: int, detail: bool) -> list[Planned]:
     kind = document_kind(doc)
     b = _Budget(budget)
-    chunks = _doc_chunks(ctx, doc)
-    if not chunks:
+    if not _doc_chunks(ctx, doc):
         return []
     if kind in ("email", "spreadsheet"):
         starts = message_starts(doc) if kind == "email" else [0]
@@ -151,51 +156,95 @@ def _document_plan(ctx: Context, doc: Document, budget: int, detail: bool) -> li
         return b.plan
     hs = headings(doc)
     parts = top_level(hs, doc.text)
-    first = next((h.start for h in hs if h.start > 80), len(doc.text))  # the title page ends at a heading
-    if first > 480:  # no heading near the start: the title passage is the first paragraph
-        brk = doc.text.find("\n\n", 80)
-        first = brk if 0 < brk < first else first
-    b.add("title", passage_at(ctx, doc, 0, min(480 if kind == "contract" else 360, max(120, first))))
+    side = side_spans(doc, hs)
     if kind == "contract":
-        b.add_first("parties", [passage_at(ctx, doc, h.start, 560, limit=section_end(hs, i, len(doc.text)))
-                                for i, h in enumerate(hs) if _PARTIES.search(h.title)] +
-                    [passage_at(ctx, doc, doc.text.rfind("\n", 0, m.start()) + 1, 560)
-                     for m in _PARTIES.finditer(doc.text[:max(20_000, len(doc.text) // 20)])
-                     if "...." not in doc.text[m.start():doc.text.find("\n", m.start())]])
-    if detail and len(parts) >= 3:
+        _contract_plan(ctx, doc, hs, parts, b, detail)
+    else:
+        _prose_plan(ctx, doc, kind, hs, parts, side, b, detail)
+    if b.left >= 200 and not (kind == "paper" and any(p.role == "summary" for p in b.plan) and not detail):
+        for s, _e in central_sentences(doc, side=side, hs=hs, n=max(3, b.left // 150)):
+            if b.left < 200:
+                break
+            b.add("central", passage_at(ctx, doc, s, CENTRAL_CHARS, limit=_side_after(side, s)))
+    return b.plan
+
+
+def _outline(ctx: Context, doc: Document, parts: Sequence[Heading], b: _Budget) -> None:
+    if len(parts) >= 3:
         outline = "; ".join(h.title for h in parts)[:700]
         holder = chunk_at(ctx, doc.source, parts[0].start)
         b.add("outline", Chunk(id=holder.id, text=f"Parts: {outline}", source=doc.source, start=parts[0].start,
                                end=parts[0].start, page=doc.page_at(parts[0].start), n_tokens=len(outline) // 4))
+
+
+def _contract_plan(ctx: Context, doc: Document, hs: Sequence[Heading], parts: Sequence[Heading], b: _Budget,
+                   detail: bool) -> None:
+    """A contract: its title page and parties, then the most specific sentence of the parts a reader needs
+    first (term, money, remedies: :data:`_CUES`); ``in detail`` also its outline and definitions."""
+    first = next((h.start for h in hs if h.start > 80), len(doc.text))  # the title page ends at a heading
+    if first > 480:  # no heading near the start: the title passage is the first paragraph
+        brk = doc.text.find("\n\n", 80)
+        first = brk if 0 < brk < first else first
+    b.add("title", passage_at(ctx, doc, 0, min(480, max(120, first))))
+    b.add_first("parties", [passage_at(ctx, doc, h.start, 560, limit=section_end(hs, i, len(doc.text)))
+                            for i, h in enumerate(hs) if _PARTIES.search(h.title)] +
+                [passage_at(ctx, doc, doc.text.rfind("\n", 0, m.start()) + 1, 560)
+                 for m in _PARTIES.finditer(doc.text[:max(20_000, len(doc.text) // 20)])
+                 if "...." not in doc.text[m.start():doc.text.find("\n", m.start())]])
     if detail:
+        _outline(ctx, doc, parts, b)
         d = next((i for i, h in enumerate(hs) if _DEFINITIONS.search(h.title)), None)
         if d is not None:
             b.add("definitions", passage_at(ctx, doc, hs[d].start, 360, limit=section_end(hs, d, len(doc.text))))
-    ranked = _ranked(kind, parts)
-    abstract = [h for h in parts if ABSTRACT.match(h.title)]
-    authors_summary = kind == "report" and bool(abstract) and not detail
-    if authors_summary:
-        # the authors' own summary states purpose, method and findings: the gist reads it and the conclusion,
-        # not the introduction's background that the small model otherwise summarizes instead
-        ranked = abstract[:1] + [h for h in parts if _CONCLUSION.match(h.title)][:1]
     ends = {h.start: next((g.start for g in parts if g.start > h.start), len(doc.text)) for h in parts}
-    openings: Counter[str] = sentence_starts(doc) if kind == "contract" else Counter()
-    for h in ranked:
+    openings = sentence_starts(doc)
+    for h in _ranked("contract", parts):
         if b.left < 200:
             break
-        if kind == "contract":  # a contract's parts open with boilerplate: read its most specific sentence
-            b.add("part", key_passage(ctx, doc, h, ends[h.start], openings))
-        else:
-            # an abstract or executive summary states the findings a 360-character opening cuts off
-            b.add("part", passage_at(ctx, doc, h.start, ABSTRACT_CHARS if ABSTRACT.match(h.title) else 360,
-                                     limit=ends[h.start]))
-    slots = 0 if authors_summary else max(0, b.left // 380)
-    if slots:
-        for c in representative(ctx, chunks[1:], slots + 3):  # a medoid already read is skipped
+        b.add("part", key_passage(ctx, doc, h, ends[h.start], openings))  # its parts open with boilerplate
+
+
+def _prose_plan(ctx: Context, doc: Document, kind: Kind, hs: Sequence[Heading], parts: Sequence[Heading],
+                side: Sequence[tuple[int, int]], b: _Budget, detail: bool) -> None:
+    """Any other document: its opening (past side matter: a news story's lead, a report's first paragraph,
+    a patent's field), then the authors' own summary when it has one (an abstract, an executive summary,
+    "What GAO found", the summary of the invention, a meeting's decisions and action items) and a paper's
+    conclusion; ``in detail`` also its outline and the opening of each part. The central sentences fill the
+    rest (:func:`_document_plan`)."""
+    start = opening(doc, side)
+    summaries = [h for h in hs if AUTHORS_SUMMARY.match(h.title) and side_share(side, h.start, h.body) < 0.5]
+    # the opening stops where the authors' summary starts (a paper's title page, then its abstract)
+    stop = next((h.start for h in summaries if h.start > start), None)
+    ends = [x for x in (stop, _side_after(side, start)) if x is not None]  # and before the next side matter
+    b.add("title", passage_at(ctx, doc, start, LEAD_CHARS, limit=min(ends) if ends else None))
+    if detail:
+        _outline(ctx, doc, parts, b)
+    ends_at = {h.start: section_end(hs, i, len(doc.text)) for i, h in enumerate(hs)}
+    summaries.sort(key=lambda h: (bool(_CONCLUSION.match(h.title)), h.start))  # a summary before a conclusion
+    for h in summaries[:2]:
+        chars = ABSTRACT_CHARS if not _CONCLUSION.match(h.title) else OPENING_CHARS
+        b.add("summary", passage_at(ctx, doc, h.start, chars, limit=ends_at[h.start]))
+    if detail:
+        for h in _ranked(kind, parts):
             if b.left < 200:
                 break
-            b.add("representative", trim_passage(c, 380))
-    return b.plan
+            b.add("part", passage_at(ctx, doc, h.start, OPENING_CHARS, limit=ends_at.get(h.start)))
+
+
+def _side_after(side: Sequence[tuple[int, int]], pos: int) -> int | None:
+    """Where the next side matter after ``pos`` starts (a passage read from ``pos`` stops there)."""
+    return next((s for s, _e in side if s > pos), None)
+
+
+def opening(doc: Document, side: Sequence[tuple[int, int]]) -> int:
+    """Where a document's own text starts: the first line that is not side matter (navigation, a patent's
+    related applications, a transcript's noise) nor blank."""
+    pos = 0
+    for line in doc.text.splitlines(keepends=True):
+        if line.strip() and side_share(side, pos, pos + len(line.rstrip()) or pos + 1) < 0.5:
+            return pos
+        pos += len(line)
+    return 0
 
 
 def _focus_plan(ctx: Context, docs: Sequence[Document], focus: str, embedder: Embedder | None,
@@ -226,9 +275,10 @@ def _focus_plan(ctx: Context, docs: Sequence[Document], focus: str, embedder: Em
                 break
             pos = piece.end
     hits = prefilter.prefilter(ctx, focus, embedder, fusion="rrf" if embedder else "bm25", top_k=8)
+    asked = {d.source for d in docs}
     for hit in hits:
         if b.left < 200:
             break
-        if not is_outline(hit.chunk.text):
+        if hit.chunk.source in asked and not is_outline(hit.chunk.text):
             b.add("focus", trim_passage(hit.chunk, 500))
     return b.plan

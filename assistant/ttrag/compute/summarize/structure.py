@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from assistant.records import Document
-from assistant.text.subjects import base_subject
 
-Kind = Literal["contract", "report", "email", "spreadsheet", "document"]
+Kind = Literal["contract", "report", "paper", "patent", "meeting", "news", "email", "spreadsheet", "document"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +36,14 @@ _KNOWN = re.compile(r"^(abstract|introduction|background|summary|executive summa
 _MESSAGE = re.compile(r"^From: .+$", re.M)
 # an abstract or executive summary, as a heading or as the opening of a passage
 ABSTRACT = re.compile(r"^\W*(?:\d+\.?\s+)?(?:abstract|executive summary|summary)\b", re.I)
+# the authors' own summary of the whole: a paper's abstract, a report's summary or findings ("What GAO
+# Found"), a patent's summary or disclosure of the invention, a meeting's decisions and action items, a
+# conclusion
+AUTHORS_SUMMARY = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:abstract|executive summary|(?:brief |aspects and )?"
+                             r"summary(?: of (?:the )?(?:invention|disclosure|findings|the report))?$|summary:|"
+                             r"(?:general )?disclosure of (?:the )?invention|what gao found|key findings|"
+                             r"(?:main |principal )?findings|highlights|decisions?(?: taken| made)?|action items?|"
+                             r"actions|resolutions?|conclusions?|concluding (?:remarks|observations))\b", re.I)
 
 
 def heading_level(line: str) -> int:
@@ -66,16 +73,47 @@ def heading_level(line: str) -> int:
 def headings(doc: Document) -> list[Heading]:
     """The headings of ``doc`` in order: Markdown ``#`` lines, "Article/Chapter/Part/Schedule N" lines,
     numbered ("3", "3.1") and lettered titles, all-capitals lines and the usual section names of papers
-    (Abstract, Introduction, Conclusion). Table-of-contents lines (ending in a page number) are not."""
+    (Abstract, Introduction, Conclusion). Table-of-contents lines (ending in a page number) are not.
+
+    Text extracted without markup marks its headings by layout alone: a short line standing between blank
+    lines before a paragraph of running text ("\tBackground and History", "\t\tHow are FMAGs Requested?").
+    Those count too (nested by their leading tabs) in a text that indents such lines or has fewer than 3
+    headings of the other kinds, and never in a Markdown text."""
+    lines = doc.text.splitlines(keepends=True)
     out: list[Heading] = []
+    spaced: list[Heading] = []
     pos = 0
-    for line in doc.text.splitlines(keepends=True):
+    for i, line in enumerate(lines):
         level = heading_level(line)
         if level:
             title = _MD.sub(r"\2", line.strip()).strip("*# \t")
             out.append(Heading(title=re.sub(r"\s+", " ", title), level=level, start=pos, body=pos + len(line)))
+        elif _spaced(lines, i):
+            tabs = len(line) - len(line.lstrip("\t"))
+            spaced.append(Heading(title=re.sub(r"\s+", " ", line.strip()), level=max(1, tabs), start=pos,
+                                  body=pos + len(line)))
         pos += len(line)
+    markdown = any(_MD.match(ln.strip()) for ln in lines[:2000])
+    indented = any(ln.startswith("\t") for ln in (doc.text[h.start:h.body] for h in spaced))
+    if spaced and not markdown and (indented or len(out) < 3):
+        if indented:  # the tabs give every heading's level, the ones the rules found too ("\tIntroduction")
+            out = [Heading(h.title, max(1, len(t) - len(t.lstrip("\t"))), h.start, h.body)
+                   for h, t in ((h, doc.text[h.start:h.body]) for h in out)]
+        out = sorted(out + spaced, key=lambda h: h.start)
     return out
+
+
+def _spaced(lines: Sequence[str], i: int) -> bool:
+    """Whether ``lines[i]`` is a heading by layout alone: at most 12 words and 90 characters, opening with a
+    capital or a digit, not ending like a sentence, between blank lines, before a line of 12+ words."""
+    s = lines[i].strip()
+    if not s or len(s) > 90 or len(s.split()) > 12 or not (s[0].isupper() or s[0].isdigit()) or \
+            s.endswith((".", ",", ";", ":", '"', "'")) or (i > 0 and lines[i - 1].strip()):
+        return False
+    if i + 1 >= len(lines) or lines[i + 1].strip():
+        return False
+    nxt = next((ln for ln in lines[i + 2:i + 6] if ln.strip()), "")
+    return len(nxt.split()) >= 12
 
 
 def section_end(hs: Sequence[Heading], i: int, default: int) -> int:
@@ -119,19 +157,76 @@ def top_level(hs: Sequence[Heading], doc_text: str) -> list[Heading]:
     return sorted(picked.values(), key=lambda h: h.start)
 
 
+_PATENT = re.compile(r"^\W*(?:(?:brief )?(?:field|background|summary|description|disclosure) of (?:the )?(?:invention|"
+                     r"disclosure)|technical field|background art|cross[- ]references? to related applications?|"
+                     r"detailed description\b)", re.I | re.M)
+_ABSTRACT_LINE = re.compile(r"^\W*(?:abstract)\b", re.I | re.M)
+_PAPER_PART = re.compile(r"^\W*(?:\d+\.?\s+)?(?:references|bibliography|related work|introduction)\s*:?\s*$",
+                         re.I | re.M)
+# a line opening with who speaks ("Marketing: ...", "Project Manager: ...", "JOHN SMITH:") or a transcript's tag
+_SPEAKER = re.compile(r"^[ \t]*([A-Z][\w.'-]*(?: [A-Za-z][\w.'-]*){0,3}):[ \t]+\S", re.M)
+TRANSCRIPT_TAG = re.compile(r"\{[a-z_]+\}|\[(?:laughter|laughs|inaudible|crosstalk|pause|noise|applause|music|"
+                            r"silence|unintelligible)\]", re.I)
+_MINUTES = re.compile(r"\bminutes\b|\bmeeting\b", re.I)
+_MINUTES_BODY = re.compile(r"\b(?:present|attendees|absent|agenda|motion|seconded|carried|adjourn\w*|quorum|"
+                           r"action items?)\b", re.I)
+# "LONDON (Reuters) -", "WASHINGTON, May 3 (AP) —": a news story's dateline; "By Jane Doe": its byline
+_DATELINE = re.compile(r"^[A-Z][A-Za-z .,'-]{2,40}(?:\([A-Za-z .]{2,20}\))?\s*[-\u2013\u2014]{1,2}\s|"
+                       r"\((?:Reuters|AP|AFP|CNN|BBC)\)", re.M)
+_BYLINE = re.compile(r"^\s*By [A-Z][a-z]+(?: [A-Z][a-z.]+){1,3}\s*(?:,.*)?$", re.M)
+
+
+def speakers(text: str) -> Counter[str]:
+    """The labels that open lines of ``text`` ("Marketing: ...", "Project Manager: ..."), each with how many
+    lines it opens."""
+    return Counter(m.group(1) for m in _SPEAKER.finditer(text) if m.group(1).lower() not in _NOT_SPEAKERS)
+
+
+def is_transcript(text: str) -> bool:
+    """Whether ``text`` reads as a transcript: a third of its lines (5 at least) open with a speaker's label,
+    two labels or more, one of them recurring (a list of defined terms names each once), or it carries 3
+    transcript tags (``{vocalsound}``, ``[laughter]``)."""
+    lines = sum(1 for ln in text.splitlines() if ln.strip())
+    who = speakers(text)
+    turns = sum(who.values())
+    recurring = len(who) >= 2 and who.most_common(1)[0][1] >= 2
+    return turns >= max(5, lines // 3) and recurring or len(TRANSCRIPT_TAG.findall(text)) >= 3
+
+
+_NOT_SPEAKERS = {"note", "notes", "subject", "from", "to", "date", "cc", "re", "fig", "figure", "table", "example",
+                 "step", "answer", "question", "warning", "source", "tel", "phone", "email", "fax", "http", "https",
+                 "by", "name", "title", "dated", "signature", "attn", "attention", "address", "its"}
+
+
 def document_kind(doc: Document) -> Kind:
-    """``contract``, ``report`` (also papers and handbooks), ``email``, ``spreadsheet`` or ``document``,
-    from the file name and the first pages' words."""
+    """The kind of document, from the file name and its first pages' structure: ``spreadsheet`` (its
+    suffix), ``email`` (messages), ``meeting`` (a transcript whose lines open with who speaks or carry
+    transcript tags, or minutes), ``patent`` (its sections: field, background, summary of the invention),
+    ``contract`` (an agreement named at its head between parties), ``paper`` (an abstract, and an
+    introduction or references),
+    ``news`` (a dateline or a byline), ``report`` (headings with an introduction, findings or summary) or
+    ``document``."""
     name = doc.source.lower()
-    head = doc.text[:6000].lower()
+    head = doc.text[:6000]
+    low = head.lower()
     if name.endswith((".xlsx", ".xls", ".xlsm", ".ods", ".csv", ".tsv")):
         return "spreadsheet"
     if name.endswith((".eml", ".mbox", ".msg")) or len(_MESSAGE.findall(doc.text[:20000])) >= 1 and \
             doc.text.lstrip().startswith("From:"):
         return "email"
-    if re.search(r"\b(agreement|contract)\b", head) and re.search(r"\bbetween\b|\bparties\b", head):
+    minutes = _MINUTES.search(low[:300]) and len({m.group(0).lower() for m in _MINUTES_BODY.finditer(low)}) >= 2
+    if is_transcript(head) or minutes:
+        return "meeting"
+    if len({m.group(0).strip().lower() for m in _PATENT.finditer(doc.text[:40000])}) >= 2:
+        return "patent"
+    if re.search(r"\b(agreement|contract)\b", low[:1500]) and re.search(r"\bbetween\b|\bparties\b", low):
         return "contract"
-    if re.search(r"\babstract\b|\bintroduction\b|\bfindings\b|\bpurpose\b|\breport\b|\bhandbook\b", head):
+    if _ABSTRACT_LINE.search(head) and _PAPER_PART.search(doc.text):
+        return "paper"
+    if _DATELINE.search(head[:600]) or _BYLINE.search(head[:600]):
+        return "news"
+    if re.search(r"\babstract\b|\bintroduction\b|\bfindings\b|\bpurpose\b|\breport\b|\bhandbook\b|\bsummary\b|"
+                 r"\bbackground\b", low):
         return "report"
     return "document"
 
@@ -148,46 +243,3 @@ def is_outline(text: str) -> bool:
     """Whether ``text`` is mostly table-of-contents lines ("Termination .... page 105")."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
     return bool(lines) and sum(bool(_TOC_LINE.search(ln)) for ln in lines) * 2 > len(lines)
-
-
-def title_of(doc: Document) -> str:
-    """The document's title: the subject of an email's first message (120 characters at most), or for a
-    mailbox of several conversations their count and first three subjects; else the first line (without
-    Markdown marks, 120 characters at most)."""
-    if document_kind(doc) == "email":
-        subjects = [re.sub(r"\s+", " ", m.group(1)).strip() for m in re.finditer(r"^Subject:\s*(.+)$", doc.text, re.M)]
-        first: dict[str, str] = {}  # conversation (subject without Re:/Fwd:) -> its first subject as written
-        for subject in subjects:
-            first.setdefault(base_subject(subject), subject)
-        if len(first) > 1:  # a mailbox of separate conversations: name them, not the first alone
-            named = list(first.values())
-            return (f"{len(named)} conversations: " + "; ".join(s[:70] for s in named[:3]) +
-                    ("; ..." if len(named) > 3 else ""))
-        if subjects:
-            return subjects[0][:120]
-    line = next((ln.strip() for ln in doc.text.splitlines() if ln.strip()), "")
-    return re.sub(r"[#*]+", "", line).strip()[:120]
-
-
-_CONTENTS = re.compile(r"^(?:table of )?contents\b", re.I)
-_CONNECTORS = {"for", "of", "and", "on", "to", "the", "between", "with", "in", "under"}
-
-
-def title_page(doc: Document, *, max_chars: int = 220) -> str:
-    """A contract's or report's title page as one line: its lines up to the first labelled one ("Agreement
-    number: ..."), the table of contents or the first heading after the title (not one that continues a
-    line ending in "for", "of", ...: "Handbook for" / "Chapter 13"), Markdown marks removed ("Master Supply
-    and Services Agreement between Norhaven Medical Devices GmbH (the "Buyer") and Calder Precision Components Ltd. (the
-    "Supplier")"); the title alone when that is longer than ``max_chars``."""
-    words: list[str] = []
-    for i, line in enumerate(ln.strip() for ln in doc.text.splitlines()):
-        if not line:
-            continue
-        if _CONTENTS.match(line):
-            break
-        continued = bool(words) and words[-1].rsplit(" ", 1)[-1].lower() in _CONNECTORS  # "Handbook for" / "Chapter 13"
-        if words and (":" in line or _MD.match(line) or heading_level(line) and i > 0 and not continued):
-            break
-        words.append(re.sub(r"[#*]+", "", line).strip())
-    line = re.sub(r"\s+", " ", " ".join(words)).strip()
-    return line if 0 < len(line) <= max_chars else title_of(doc)

@@ -10,12 +10,13 @@ from dataclasses import dataclass, replace
 
 from assistant.documents.chunk import sentence_spans
 from assistant.models.base import Embedder, GenerationRequest, Generator
-from assistant.records import Chunk
+from assistant.records import Chunk, Document
 from assistant.text.subjects import base_subject
 from assistant.ttrag.compute.summarize.plan import DETAIL_BUDGET, GIST_BUDGET, Planned, reading_plan
 from assistant.ttrag.compute.summarize.request import Form, SummaryRequest
-from assistant.ttrag.compute.summarize.structure import ABSTRACT, Kind, document_kind, title_of, title_page
+from assistant.ttrag.compute.summarize.structure import ABSTRACT, Kind, document_kind
 from assistant.ttrag.compute.summarize.support import supported_by
+from assistant.ttrag.compute.summarize.titles import title_of, title_page
 from assistant.ttrag.context import Context
 from assistant.ttrag.grounding import terms
 from assistant.ttrag.prompts import (
@@ -221,6 +222,8 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                                     "chars": len(p.chunk.text), "text": p.chunk.text[:60]} for p in plan])
     if not passages:
         return Summary("", (), (), (), ())
+    if len({c.source for c in passages}) > 1 and not request.focus and not request.detail:
+        return _gists(ctx, plan, request, generator, on_text=on_text, on_progress=on_progress, note=note)
     kinds = {document_kind(d) for d in ctx.documents if d.source in {c.source for c in passages}}
     kind: Kind = kinds.pop() if len(kinds) == 1 else "document"
     groups = _groups(passages, DETAIL_BUDGET) if request.detail else [list(range(len(passages)))]
@@ -233,6 +236,10 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
     lead = _lead(ctx, passages, request)
     if lead:
         on_text(lead + "\n")
+    # a point that restates the title line (a document without a title is named by its first sentence,
+    # which the model then tends to copy) gives its place to another passage's sentence
+    titles = [_title(d) for d in ctx.documents if d.source in {c.source for c in passages}] \
+        if lead and not request.detail else []
     on_progress(0, len(groups))
     for g, members in enumerate(groups):
         local = [passages[i] for i in members]
@@ -250,7 +257,7 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                 dropped.append(statement)
                 continue
             bullet = Bullet(statement, tuple(members[n - 1] + 1 for n in support))
-            if any(_same(bullet.text, k.text) for k in kept):
+            if any(_same(bullet.text, k.text) for k in kept) or any(_same(bullet.text, t) for t in titles):
                 continue
             kept.append(bullet)
         if request.form == "bullets":  # show what is checked so far; later groups append
@@ -261,7 +268,8 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         on_progress(g + 1, len(groups))
     note("summary_check", kept=len(kept), dropped=dropped)
     if not kept:
-        kept = _extractive(passages, per_call)
+        kept = [b for b in _extractive(passages, per_call + 1) if not any(_same(b.text, t) for t in titles)]
+        kept = kept[:per_call]
         note("summary_check", extractive=len(kept))
         shown = 0
     elif not request.detail and not request.focus and request.form == "bullets" and len(kept) < per_call:
@@ -269,7 +277,8 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         # the parts it left out are shown by their opening sentence, quoted, so the gist still covers them
         cited = {n for b in kept for n in b.cites}
         unused = [c if i not in cited else replace(c, text="") for i, c in enumerate(passages, 1)]
-        extra = [b for b in _extractive(unused, len(passages)) if not any(_same(b.text, k.text) for k in kept)]
+        extra = [b for b in _extractive(unused, len(passages))
+                 if not any(_same(b.text, k.text) for k in [*kept, *(Bullet(t, ()) for t in titles)])]
         extra = extra[:per_call - len(kept)]
         kept += extra
         note("summary_check", extractive=len(extra))
@@ -284,20 +293,71 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                    tuple(dropped), tuple(plan))
 
 
+def _title(doc: Document) -> str:
+    """The title page of a contract or report, else the document's title."""
+    return title_page(doc) if document_kind(doc) in ("contract", "report") else title_of(doc)
+
+
+def _lead_line(doc: Document) -> str:
+    """"<title> (<file>, <n> pages)"."""
+    pages = {s.page for s in doc.segments if s.page}
+    size = f", {len(pages)} pages" if len(pages) > 1 else ""
+    return f"{_title(doc)} ({doc.source.replace(chr(92), '/').rsplit('/', 1)[-1]}{size})"
+
+
 def _lead(ctx: Context, passages: Sequence[Chunk], request: SummaryRequest) -> str:
     """The line that says what is summarized (bullets only): "<title> (<file>, <n> pages)", with the focus."""
     if request.form != "bullets":
         return ""
     sources = list(dict.fromkeys(c.source for c in passages))
-    docs = [d for d in ctx.documents if d.source in sources]
-    parts = []
-    for d in docs[:3]:
-        pages = {s.page for s in d.segments if s.page}
-        size = f", {len(pages)} pages" if len(pages) > 1 else ""
-        title = title_page(d) if document_kind(d) in ("contract", "report") else title_of(d)
-        parts.append(f"{title} ({d.source.rsplit('/', 1)[-1]}{size})")
-    lead = "; ".join(parts)
+    lead = "; ".join(_lead_line(d) for d in ctx.documents if d.source in sources[:3])
     return f"{lead}, on {request.focus}:" if request.focus else f"{lead}:"
+
+
+def _gists(ctx: Context, plan: Sequence[Planned], request: SummaryRequest, generator: Generator, *,
+           on_text: Callable[[str], None], on_progress: Callable[[int, int], None],
+           note: Callable[..., None]) -> Summary:
+    """Several documents open and the request names none of them: a short gist of each, under its own title
+    line, from one call (two points for each of two documents, one each for more). A statement stands on
+    passages of one document only; a document left without one gets its first planned sentence, quoted."""
+    passages = [p.chunk for p in plan]
+    sources = list(dict.fromkeys(c.source for c in passages))
+    per_doc = 2 if len(sources) == 2 else 1
+    slots = []
+    for src in sources:
+        nums = [n for n, c in enumerate(passages, 1) if c.source == src]
+        where = f"passages [{nums[0]}] to [{nums[-1]}]" if len(nums) > 1 else f"passage [{nums[0]}]"
+        name = src.replace("\\", "/").rsplit("/", 1)[-1]
+        slots += [f"what the document {name} ({where}) is and its main point",
+                  f"another main point of {name} ({where})"][:per_doc]
+    on_progress(0, 1)
+    replies = _write_points(generator, passages, slots)
+    on_progress(1, 1)
+    by_doc: dict[str, list[Bullet]] = {src: [] for src in sources}
+    dropped: list[str] = []
+    for statement, cites in replies:
+        own = passages[cites[0] - 1].source if cites and 1 <= cites[0] <= len(passages) else ""
+        local = [c if c.source == own else replace(c, text="") for c in passages]  # one document's passages
+        support = supported_by(statement, local, cites) if own else []
+        kept = [b for bs in by_doc.values() for b in bs]
+        if not support:
+            dropped.append(statement)
+        elif not any(_same(statement, k.text) for k in kept) and len(by_doc[own]) < per_doc:
+            by_doc[own].append(Bullet(statement, tuple(support)))
+    for src, bullets in by_doc.items():
+        if not bullets:
+            bullets += _extractive([c if c.source == src else replace(c, text="") for c in passages], 1)
+    note("summary_check", kept=sum(len(b) for b in by_doc.values()), dropped=dropped)
+    numbers = _Numbers()
+    docs = {d.source: d for d in ctx.documents}
+    blocks = [(f"{_lead_line(docs[src])}:\n" if request.form == "bullets" else "") +
+              _render(by_doc[src], request.form, numbers) for src in sources]
+    text = ("\n" if request.form == "bullets" else " ").join(blocks)
+    on_text(text)
+    bullets = [b for src in sources for b in by_doc[src]]
+    order = sorted(numbers.new, key=numbers.new.__getitem__)
+    return Summary(text, tuple(passages[n - 1] for n in order),
+                   tuple(Bullet(b.text, numbers(b.cites)) for b in bullets), tuple(dropped), tuple(plan))
 
 
 def _groups(passages: Sequence[Chunk], budget: int) -> list[list[int]]:

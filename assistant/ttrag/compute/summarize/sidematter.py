@@ -1,0 +1,106 @@
+"""Side matter a summary leaves out: advertising, navigation and sharing lines, lines repeated on many pages
+(running headers, footers), transcript noise (a turn that is only ``{vocalsound}`` or "Um, okay."), and the
+sections nobody summarizes (references, related applications, acknowledgements, contents, the list of
+drawings)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from assistant.records import Document
+from assistant.ttrag.compute.summarize.structure import TRANSCRIPT_TAG, Heading, is_transcript, section_end
+
+# a line that advertises, navigates, asks to share or subscribe, or states the publisher's rights
+_PROMO = re.compile(r"^\W*(?:advertisement\b|advertising\b|sponsored(?: content| by)?\b|paid (?:content|post)\b|"
+                    r"subscribe\b|sign up\b|newsletter\b|log ?in\b|sign in\b|we use cookies|cookie (?:policy|settings|"
+                    r"preferences)|read more\b|related(?: articles| stories| content| coverage)?\s*:?$|"
+                    r"recommended (?:for you|articles|stories|reading)|"
+                    r"more from\b|share (?:this|on|via)\b|follow us\b|click here\b|skip to\b|back to top\b|"
+                    r"all rights reserved|copyright\b|\u00a9|download (?:our|the) app|buy now\b|shop now\b|"
+                    r"order now\b|limited time\b|free shipping\b|\d+% off\b|home\s*[|>\u203a\u00bb/])", re.I)
+# a paragraph that sells: prices, offers and calls to act together
+_OFFER = re.compile(r"\b(?:buy|order|shop|subscribe|offer|discount|sale|coupon|deal|free trial|visit|call now|"
+                    r"limited time|only \$|\$\d+(?:\.\d\d)?|% off|www\.|https?://)", re.I)
+# a patent's or filing's priority claim: "This application is a continuation of U.S. Ser. No. ..."
+_PRIORITY = re.compile(r"^\W*(?:\[\d+\]\s*)?this (?:application|patent)s? (?:is a (?:continuation|divisional)|"
+                       r"claims? (?:the )?(?:priority|benefit)|relates to and claims|incorporates by reference)", re.I)
+_SIDE_SECTION = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:references?|bibliography|works cited|acknowledge?ments?|"
+                           r"cross[- ]references? to related (?:patent )?applications?|related applications?|"
+                           r"statement regarding federally sponsored\b|reference to (?:a )?(?:microfiche|sequence)|"
+                           r"sequence listing|(?:table of )?contents|brief description of (?:the )?drawings?|"
+                           r"description of (?:the )?(?:figures|drawings)|list of (?:figures|tables)|"
+                           r"about the authors?|disclaimer|notes|endnotes|footnotes|figure for publication|"
+                           r"incorporation by reference)\b", re.I)
+_FILLER = re.compile(r"\b(?:um+|uh+|hmm+|mm+|ah+|oh|okay|ok|yeah|yes|no|right|so|well|alright|sure|"
+                     r"mm-hmm|uh-huh)\b", re.I)
+_LABEL = re.compile(r"^[ \t]*[A-Z][\w.'-]*(?: [A-Za-z][\w.'-]*){0,3}:[ \t]*")
+
+
+def _merged(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1] + 2:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+def noise_only(line: str) -> bool:
+    """Whether a transcript line says nothing: its speaker label, tags and fillers leave under 3 words
+    ("Marketing: {vocalsound}", "Project Manager: Um, okay.")."""
+    rest = _FILLER.sub(" ", TRANSCRIPT_TAG.sub(" ", _LABEL.sub("", line)))
+    return len(re.findall(r"[A-Za-z]{2,}", rest)) < 3
+
+
+def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int]]:
+    """The character spans of ``doc.text`` that are side matter, sorted and merged.
+
+    Args:
+        doc: the document.
+        hs: its headings (:func:`~.structure.headings`): a section whose heading names side matter
+            ("REFERENCES", "CROSS-REFERENCE TO RELATED APPLICATIONS") is left out to its end.
+    """
+    text = doc.text
+    spans: list[tuple[int, int]] = []
+    lines: list[tuple[int, int, str]] = []
+    pos = 0
+    for raw in text.splitlines(keepends=True):
+        lines.append((pos, pos + len(raw.rstrip("\r\n")), raw.strip()))
+        pos += len(raw)
+    repeated = Counter(s for _a, _b, s in lines if 3 <= len(s) and len(s.split()) <= 15)
+    transcript = is_transcript(text[:6000])
+    advert = 0  # after an "Advertisement" line: 1 until its paragraph starts, 2 within it
+    for a, b, s in lines:
+        if not s:
+            advert = 0 if advert == 2 else advert
+            continue
+        words = len(s.split())
+        promo = words <= 25 and bool(_PROMO.match(s))
+        if promo or advert or (repeated[s] >= 3 and words <= 15 and not s.endswith((".", "?", "!"))) or \
+                (transcript and noise_only(s)) or len(_OFFER.findall(s)) >= 2 and words <= 60 or _PRIORITY.match(s):
+            spans.append((a, b))
+        if advert == 1 and not promo:
+            advert = 2
+        if promo and words <= 3:  # "Advertisement", "Sponsored": the paragraph after it is the advert
+            advert = 1
+    for i, h in enumerate(hs):
+        if _SIDE_SECTION.match(h.title):
+            spans.append((h.start, section_end(hs, i, len(text))))
+    return _merged(spans)
+
+
+def side_share(spans: Sequence[tuple[int, int]], start: int, end: int) -> float:
+    """Share of ``[start, end)`` that lies in the side-matter ``spans`` (sorted, merged)."""
+    if end <= start or not spans:
+        return 0.0
+    i = max(0, bisect.bisect_right(spans, (start, 1 << 62)) - 1)
+    covered = 0
+    for s, e in spans[i:]:
+        if s >= end:
+            break
+        covered += max(0, min(e, end) - max(s, start))
+    return covered / (end - start)

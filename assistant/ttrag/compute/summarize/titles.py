@@ -1,0 +1,173 @@
+"""A title that names the document: its metadata title, an e-mail's subject, else its title line (the
+first line that is neither side matter, a transcript's speaker or tag, a bare section name nor a label),
+else its first sentence."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.documents.chunk import sentence_spans
+from assistant.records import Document
+from assistant.text.subjects import base_subject
+from assistant.ttrag.compute.summarize.sidematter import noise_only, side_share, side_spans
+from assistant.ttrag.compute.summarize.structure import (
+    _MD,
+    TRANSCRIPT_TAG,
+    document_kind,
+    heading_level,
+    headings,
+    speakers,
+)
+
+MAX_TITLE = 120  # characters of a title line or first sentence shown
+
+# names of sections, not of documents: "1 INTRODUCTION" says nothing of what the paper is
+_GENERIC = re.compile(r"^\W*(?:(?:\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)]?\s+)?(?:abstract|introduction|"
+                      r"background(?: and history)?|(?:executive )?summary|overview|contents|table of contents|"
+                      r"preface|foreword|purpose|scope|"
+                      r"methods?|results|discussion|conclusions?|references|appendix|recitals|definitions|"
+                      r"technical field|background art|field of the invention|background of the invention|"
+                      r"(?:brief )?summary of the invention|(?:detailed )?description(?: of the invention)?|"
+                      r"cross[- ]references? to related applications?|figure for publication|minutes|agenda|"
+                      r"transcript|untitled|document\d*|page \d+)\W*$", re.I)
+_LABEL = re.compile(r"^[A-Za-z][\w -]{0,30}:\s")  # "Date: ...", "Marketing: ...", "Attendees: ..."
+_FIELD = re.compile(r"^(?:date|from|to|subject|cc|bcc|re|attendees|present|absent|apologies|time|location|venue|"
+                    r"place|authors?|by|tel|phone|e-?mail|fax|page|version|status|chair|minutes taken by)\b.{0,40}?:",
+                    re.I)
+_BYLINE = re.compile(r"^(?:by\s|posted\b|published\b|updated\b|last (?:updated|modified)\b|photo\b|image\b)", re.I)
+_DATE = re.compile(r"^\W*(?:\w+day,?\s+)?(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.?\s+"
+                   r"\d{1,2}(?:,\s*\d{4})?\W*$|^\W*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\W*$", re.I)
+_META_NOISE = re.compile(r"^(?:microsoft (?:word|powerpoint|excel) - |untitled|document\d*$|slide \d+$)", re.I)
+
+
+def _clean(line: str) -> str:
+    """``line`` without Markdown marks and a patent's paragraph number ("[0002]")."""
+    line = re.sub(r"^\[\d{3,5}\]\s*", "", _MD.sub(r"\2", line.strip()))
+    return re.sub(r"\s+", " ", line.replace("*", "").replace("#", "")).strip(" -|")
+
+
+def _cut(text: str, limit: int = MAX_TITLE) -> str:
+    """``text`` cut at the last word boundary within ``limit`` characters, marked with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
+
+
+def title_line(line: str) -> bool:
+    """Whether ``line`` (stripped) can be a document's title: a few words (at most 20), not a section's
+    generic name, a field ("Date: ..."), a transcript's tag, a byline, a date or a bare number."""
+    words = line.split()
+    if not words or len(words) > 20 or len(line) > 160 or line.endswith((",", ";", ":")):
+        return False
+    if _GENERIC.match(line) or _FIELD.match(line) or _BYLINE.match(line) or _DATE.match(line):
+        return False
+    if TRANSCRIPT_TAG.search(line) or not re.search(r"[A-Za-z]{3}", line) or _META_NOISE.match(line):
+        return False
+    return not (len(words) >= 12 and line.endswith("."))  # a sentence, not a title
+
+
+def _email_title(doc: Document) -> str | None:
+    subjects = [re.sub(r"\s+", " ", m.group(1)).strip() for m in re.finditer(r"^Subject:\s*(.+)$", doc.text, re.M)]
+    first: dict[str, str] = {}  # conversation (subject without Re:/Fwd:) -> its first subject as written
+    for subject in subjects:
+        first.setdefault(base_subject(subject), subject)
+    if len(first) > 1:  # a mailbox of separate conversations: name them, not the first alone
+        named = list(first.values())
+        return (f"{len(named)} conversations: " + "; ".join(s[:70] for s in named[:3]) +
+                ("; ..." if len(named) > 3 else ""))
+    return subjects[0][:MAX_TITLE] if subjects else None
+
+
+def _named_by_metadata(title: str, source: str) -> bool:
+    """Whether a metadata title names the document: two words or more, not the file's own name ("fake-memo",
+    "zen_of_python.txt"), nor "Untitled" or a section's name."""
+    stem = re.sub(r"[\W_]+", " ", source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip().lower()
+    plain = re.sub(r"[\W_]+", " ", title).strip().lower()
+    return len(title.split()) >= 2 and plain != stem and not re.search(r"\.\w{2,4}$", title) and \
+        not _META_NOISE.match(title) and not _GENERIC.match(title)
+
+
+def title_of(doc: Document) -> str:
+    """The document's title, in this order: its metadata title (``Document.title``: a PDF's or DOCX's title
+    property), an e-mail's subject (for a mailbox of several conversations their count and first three
+    subjects), its title line (see :func:`title_line`) among its first lines, else for a transcript the
+    speakers, else its first sentence; :data:`MAX_TITLE` characters at most."""
+    meta = re.sub(r"^microsoft (?:word|powerpoint|excel) - ", "", _clean(doc.title), flags=re.I)
+    if _named_by_metadata(meta, doc.source):
+        return _cut(meta)
+    kind = document_kind(doc)
+    if kind == "email":
+        subject = _email_title(doc)
+        if subject:
+            return subject
+    side = side_spans(doc, headings(doc))
+    lines = doc.text[:20000].splitlines(keepends=True)
+    pos = 0
+    first_prose = -1
+    for n, raw in enumerate(lines):
+        line = raw.strip()
+        at, pos = pos, pos + len(raw)
+        if not line or side_share(side, at, at + len(raw.rstrip()) or at + 1) >= 0.5 or noise_only(line) and \
+                TRANSCRIPT_TAG.search(line):
+            continue
+        if n > 40 or first_prose >= 0:
+            break
+        clean = _clean(line)
+        labelled = _FIELD.match(line) or kind == "meeting" and _LABEL.match(line)
+        if title_line(clean) and not labelled:
+            nxt = _clean(lines[n + 1]) if n + 1 < len(lines) else ""
+            if nxt and len(nxt.split()) <= 8 and not re.search(r"[,\d@]", nxt) and title_line(nxt) and \
+                    not clean.endswith((".", "?", "!")):
+                clean = f"{clean} {nxt}"  # a title set on two lines ("LayoutParser: A Unified Toolkit for Deep")
+            return _cut(clean)
+        if len(line.split()) >= 8 and not labelled and not heading_level(line):
+            first_prose = at
+    if kind == "meeting":
+        who = [w for w, _n in speakers(doc.text[:20000]).most_common(4)]
+        if who:
+            return f"Meeting transcript ({', '.join(who)})"
+    if first_prose >= 0:
+        para = doc.text[first_prose:first_prose + 1500].split("\n\n")[0]
+        return _cut(_clean(first_sentence(" ".join(para.split()))))
+    return _cut(next((_clean(ln) for ln in lines if ln.strip()), ""))
+
+
+_ABBREVIATION = re.compile(r"(?:\b[A-Z]|\b(?:U\.S|No|Nos|Ser|Inc|Co|Corp|Ltd|Mr|Mrs|Ms|Dr|St|vs|e\.g|i\.e|etc|Fig|Art|"
+                           r"Sec|Vol|pp|al))\.$")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text`` (one line), not cut at an initial or an abbreviation ("Robert T.")."""
+    end = 0
+    for _s, e in sentence_spans(text):
+        end = e
+        if not _ABBREVIATION.search(text[:e].rstrip()):
+            break
+    return text[:end or len(text)].strip()
+
+
+_CONTENTS = re.compile(r"^(?:table of )?contents\b", re.I)
+_CONNECTORS = {"for", "of", "and", "on", "to", "the", "between", "with", "in", "under"}
+
+
+def title_page(doc: Document, *, max_chars: int = 220) -> str:
+    """A contract's or report's title page as one line: its lines up to the first labelled one ("Agreement
+    number: ..."), the table of contents or the first heading after the title (not one that continues a
+    line ending in "for", "of", ...: "Handbook for" / "Chapter 13"), Markdown marks removed ("Master Supply
+    and Services Agreement between Norhaven Medical Devices GmbH (the "Buyer") and Calder Precision Components
+    Ltd. (the "Supplier")"); :func:`title_of` when the first line is no title line (a section's name, a
+    sentence) or the page is longer than ``max_chars``."""
+    words: list[str] = []
+    for i, line in enumerate(ln.strip() for ln in doc.text.splitlines()):
+        if not line:
+            continue
+        if not words and not title_line(_clean(line)):
+            break
+        if _CONTENTS.match(line) or words and len(line.split()) >= 12 and line.endswith("."):
+            break
+        continued = bool(words) and words[-1].rsplit(" ", 1)[-1].lower() in _CONNECTORS  # "Handbook for" / "Chapter 13"
+        if words and (":" in line or _MD.match(line) or heading_level(line) and i > 0 and not continued):
+            break
+        words.append(re.sub(r"[#*]+", "", line).strip())
+    line = re.sub(r"\s+", " ", " ".join(words)).strip()
+    return line if 0 < len(line) <= max_chars else title_of(doc)

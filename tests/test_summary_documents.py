@@ -1,0 +1,318 @@
+"""Summaries of documents nobody here wrote: kinds recognised from structure, side matter left out, the
+opening, the authors' own summary and the central sentences read, a title that names the document, and the
+document a request names among several open ones (a scripted generator of ours writes the points)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import ScriptedGenerator
+
+from assistant.documents import read_many
+from assistant.models.base import GenerationRequest
+from assistant.records import Document, Segment
+from assistant.ttrag.compute.summarize import (
+    SummaryRequest,
+    document_kind,
+    headings,
+    parse_request,
+    reading_plan,
+    summarize,
+    title_of,
+)
+from assistant.ttrag.compute.summarize.central import central_sentences
+from assistant.ttrag.compute.summarize.sidematter import side_spans
+from assistant.ttrag.context import Context, build_context
+from assistant.ttrag.pipeline import Models, ask
+
+
+def _doc(source: str, text: str) -> Document:
+    return Document(source, text, (Segment(text, page=1),), (0,))
+
+
+BRIDGE = ("The bridge carries 20,000 vehicles a day across the river and links the two halves of the old town. ",
+          "Engineers found cracks in two of the bridge's iron girders during an inspection in March. ",
+          "The council said the repairs to the bridge would cost 14 million pounds and take two years. ",
+          "Buses and cyclists will still be allowed to use the bridge while the girders are repaired. ",
+          "Shop owners near the bridge fear that the closure to cars will keep customers away. ",
+          "The council will publish a map of the diversion routes around the bridge next week. ")
+NEWS = ("Home > News > Local\n\nCouncil to close Old Town bridge to cars\n\nBy Jane Doe\n\n"
+        "LONDON (Reuters) - The city council voted on Tuesday to close the Old Town bridge to cars from June, "
+        "after engineers warned that the bridge's iron girders are cracked.\n\n" + BRIDGE[0] + BRIDGE[1] + "\n\n"
+        "Advertisement\n\nGet the new Widget Pro phone for only $99 today, with free shipping on every order "
+        "and a free case while stocks last.\n\n" + BRIDGE[2] + BRIDGE[3] + "\n\n" + BRIDGE[4] + BRIDGE[5] +
+        "\n\nShare this article\nRead more: Council budget approved for the coming year\n")
+
+
+@pytest.fixture(scope="module")
+def news(tokenizer: object) -> Context:
+    return build_context([_doc("bridge.html", NEWS)], tokenizer, chunk_tokens=60)
+
+
+def test_a_news_story_is_read_from_its_lead_without_the_advert_or_the_navigation(news: Context) -> None:
+    doc = news.documents[0]
+    assert document_kind(doc) == "news"
+    side = " ".join(doc.text[s:e] for s, e in side_spans(doc, headings(doc)))
+    assert "Widget Pro" in side and "Home > News" in side and "Share this article" in side
+    plan = reading_plan(news, SummaryRequest())
+    assert plan[0].role == "title" and plan[0].chunk.text.startswith("Council to close Old Town bridge")
+    read = " ".join(p.chunk.text for p in plan)
+    assert "voted on Tuesday" in read and "14 million pounds" in read
+    assert "Widget Pro" not in read and "Home >" not in read and "Share this" not in read
+    assert title_of(doc) == "Council to close Old Town bridge to cars"
+
+
+MEETING = ("Marketing: {vocalsound}\n"
+           "Project Manager: Okay, um, let's start. {disfmarker}\n"
+           "User Interface: Yeah.\n"
+           "Project Manager: The aim of this meeting is to choose the case material and the buttons of the new "
+           "remote control.\n"
+           "Industrial Designer: I looked at the options, and a rubber case would make the remote control soft "
+           "and hard to break.\n"
+           "Marketing: Our survey says young users want a remote control that looks fancy and has few buttons.\n"
+           "User Interface: {vocalsound} Mm-hmm.\n"
+           "Project Manager: So we decided on a rubber case with a scroll wheel instead of many buttons.\n"
+           "Marketing: Right. {vocalsound}\n"
+           "Project Manager: The budget stays at twelve euros fifty per remote control, and the designers will "
+           "draw the prototype by Friday.\n"
+           "Industrial Designer: Okay. Um.\n")
+
+
+def test_a_meeting_transcript_is_named_and_read_without_its_noise(tokenizer: object) -> None:
+    meeting = build_context([_doc("meeting.txt", MEETING)], tokenizer, chunk_tokens=60)
+    doc = meeting.documents[0]
+    assert document_kind(doc) == "meeting"
+    title = title_of(doc)
+    assert title.startswith("Meeting transcript (Project Manager") and "{" not in title
+    plan = reading_plan(meeting, SummaryRequest())
+    read = " ".join(p.chunk.text for p in plan)
+    assert "decided on a rubber case" in read and "twelve euros fifty" in read
+    for p in plan:  # no passage opens on a turn that only says "{vocalsound}" or "Okay, um"
+        first = p.chunk.text.splitlines()[0]
+        assert "{" not in first and not first.startswith(("Marketing: Right", "User Interface: Yeah"))
+
+
+PATENT = ("CROSS-REFERENCE TO RELATED APPLICATIONS\n\n"
+          "[0001] This application claims priority to U.S. Provisional Application No. 62/123,456, filed Jan. 5, "
+          "2016, the entire contents of which are incorporated herein by reference.\n\n"
+          "FIELD OF THE INVENTION\n\n"
+          "[0002] The present invention relates to a marker for the cornea used in corrective eye surgery.\n\n"
+          "BACKGROUND OF THE INVENTION\n\n"
+          "[0003] Surgeons mark the cornea with ink before corrective surgery so that the cuts follow the right axis. "
+          "Known markers smear the ink on the wet surface of the eye and cannot be turned to another meridian. "
+          "A smeared mark makes the surgeon guess the axis of the cut and the result of the surgery suffers.\n\n"
+          "SUMMARY OF THE INVENTION\n\n"
+          "[0004] A cornea marker has a blade assembly with visible blade ends and a radial guide that lets the "
+          "surgeon rotate the blades to a chosen meridian. The marker makes thin and precise marks without "
+          "smearing the ink on the cornea.\n\n"
+          "BRIEF DESCRIPTION OF THE DRAWINGS\n\n"
+          "[0005] FIG. 1 is a side view of the marker of the invention shown with its handle and its cap.\n\n"
+          "DETAILED DESCRIPTION OF THE PREFERRED EMBODIMENTS\n\n"
+          "[0006] The marker 10 comprises a handle 12 and a blade assembly 14 held in a ring 16 that turns on the "
+          "handle. The blades 18 are thin steel strips whose ends are painted white so that they are visible. "
+          "The ring 16 carries a scale of degrees, and the surgeon turns it until the blades meet the meridian.\n")
+
+
+def test_side_matter_is_named_by_what_it_is_not_by_its_first_word() -> None:
+    text = ("Promoted to captain in 1990, she led the harbour police for ten years.\n\n"
+            "Register of the harbour's ships, kept by the harbour master.\n\n"
+            "Cookies are baked in the harbour bakery every morning.\n\n"
+            "Subscribe to our newsletter\n\nWe use cookies to improve your experience.\n")
+    doc = _doc("page.txt", text)
+    side = " ".join(text[s:e] for s, e in side_spans(doc))
+    assert "Subscribe" in side and "We use cookies" in side
+    assert "Promoted" not in side and "Register" not in side and "Cookies are baked" not in side
+
+
+def test_a_patent_is_read_from_its_field_and_its_summary_not_its_related_applications(tokenizer: object) -> None:
+    patent = build_context([_doc("patent.txt", PATENT)], tokenizer, chunk_tokens=60)
+    doc = patent.documents[0]
+    assert document_kind(doc) == "patent"
+    plan = reading_plan(patent, SummaryRequest())
+    assert plan[0].role == "title" and plan[0].chunk.text.startswith("FIELD OF THE INVENTION")
+    summary = [p for p in plan if p.role == "summary"]
+    assert summary and summary[0].chunk.text.startswith("SUMMARY OF THE INVENTION")
+    read = " ".join(p.chunk.text for p in plan)
+    assert "claims priority" not in read and "FIG. 1 is a side view" not in read
+    assert title_of(doc) == "The present invention relates to a marker for the cornea used in corrective eye surgery."
+
+
+REPORT = ("SPACE ACQUISITIONS\n\n"
+          "DOD Faces Challenges in Fully Realizing Benefits of Satellite Acquisition Improvements\n\n"
+          "What GAO Found\n\n"
+          "The Department of Defense has reduced the cost growth of its satellite programs, but three of the "
+          "five programs GAO reviewed are still more than two years late because their ground systems lag.\n\n"
+          "Why GAO Did This Study\n\n"
+          "Satellites provide the military with communications, navigation and missile warning, and the "
+          "Department of Defense plans to spend billions of dollars on new satellites over the next five years.\n\n"
+          "Background\n\n" + "The programs buy satellites, launch services and the ground systems that control "
+          "them, and each program is managed by the Space and Missile Systems Center. " * 4 + "\n")
+
+
+def test_a_report_is_read_from_what_its_authors_found(tokenizer: object) -> None:
+    report = build_context([_doc("gao.txt", REPORT)], tokenizer, chunk_tokens=60)
+    plan = reading_plan(report, SummaryRequest())
+    summary = [p for p in plan if p.role == "summary"]
+    assert summary and summary[0].chunk.text.startswith("What GAO Found")
+    assert "more than two years late" in summary[0].chunk.text
+    assert title_of(report.documents[0]) == "SPACE ACQUISITIONS DOD Faces Challenges in Fully Realizing Benefits of " \
+        "Satellite Acquisition Improvements" or title_of(report.documents[0]) == "SPACE ACQUISITIONS"
+
+
+def test_headings_set_by_layout_alone_are_found_with_their_tab_depth() -> None:
+    para = "This paragraph of running text explains the matter of its section in a sentence of many words. "
+    text = (f"\tIntroduction\n\n{para}\n\n\tBackground and History\n\n{para}\n\n"
+            f"\t\tHow Are Grants Requested by a Tribal Government?\n\n{para}\n\n\tIssues for Congress\n\n{para}\n")
+    doc = _doc("crs.txt", text)
+    hs = headings(doc)
+    assert [(h.title, h.level) for h in hs] == [
+        ("Introduction", 1), ("Background and History", 1), ("How Are Grants Requested by a Tribal Government?", 2),
+        ("Issues for Congress", 1)]
+    picked = central_sentences(doc, hs=hs, n=10)
+    assert picked and all(text[s:e].startswith("This paragraph") for s, e in picked)  # a heading is no sentence
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("1 INTRODUCTION\n\nWe study how retrieval helps small language models answer questions about long "
+     "documents. Our method reads a plan.\n", "We study how retrieval helps small language models answer "
+     "questions about long documents."),
+    ("\tIntroduction\n\nSection 420 of the Robert T. Stafford Act authorizes the President to declare a Fire "
+     "Management Assistance Grant. It has been used often.\n", "Section 420 of the Robert T. Stafford Act "
+     "authorizes the President to declare a Fire Management Assistance Grant."),
+    ("# Quarterly Sales Review\n\nSales grew by 4 percent in the third quarter of the year.\n",
+     "Quarterly Sales Review"),
+])
+def test_the_title_is_the_title_line_or_the_first_sentence_never_a_section_name(text: str, title: str) -> None:
+    assert title_of(_doc("file.txt", text)) == title
+
+
+def test_a_point_that_restates_the_title_line_gives_its_place_to_another_sentence(tokenizer: object) -> None:
+    first = "Section 420 of the Stafford Act authorizes the President to declare a Fire Management Assistance Grant."
+    text = (f"\tIntroduction\n\n{first} The grant pays for the costs of fighting a fire that threatens a community.\n\n"
+            "\tHow Are Grants Requested?\n\n" + "A state asks the regional administrator for a grant while the fire "
+            "burns, and the administrator decides within hours whether the fire meets the threshold. " * 3 + "\n")
+    ctx = build_context([_doc("fmag.txt", text)], tokenizer, chunk_tokens=60)
+
+    def script(r: GenerationRequest) -> str:
+        return json.dumps({"point1": {"sentence": first, "passage": 1},
+                           "point2": {"sentence": "The grant pays for the costs of fighting a fire that threatens a "
+                                                  "community", "passage": 1}})
+
+    result = summarize(ctx, SummaryRequest(), ScriptedGenerator(script))
+    lines = result.text.splitlines()
+    assert lines[0] == f"{first} (fmag.txt):"  # no title line: the first sentence names the document
+    assert all(first not in ln for ln in lines[1:])  # not said twice
+    assert any("regional administrator" in b.text for b in result.bullets)  # its place: another passage's sentence
+
+
+def test_a_docx_or_pdf_is_named_by_its_title_property(tmp_path: Path) -> None:
+    import docx
+    from pdfgen import text_pdf
+    from pypdf import PdfReader, PdfWriter
+
+    word = docx.Document()
+    word.core_properties.title = "Annual Report of the Harbour Trust"
+    word.add_paragraph("1 INTRODUCTION")
+    word.add_paragraph("The trust runs the harbour, its cranes and its quays for the city and its traders.")
+    word.save(str(tmp_path / "report.docx"))
+    writer = PdfWriter(clone_from=PdfReader(text_pdf(tmp_path / "plain.pdf", 1)))
+    writer.add_metadata({"/Title": "Quarterly Figures by Region"})
+    with (tmp_path / "figures.pdf").open("wb") as fh:
+        writer.write(fh)
+    text_pdf(tmp_path / "untitled.pdf", 1)
+    read = {Path(d.source).name: d for d in read_many([tmp_path / "report.docx", tmp_path / "figures.pdf",
+                                                        tmp_path / "untitled.pdf"]).documents}
+    assert read["report.docx"].title == "Annual Report of the Harbour Trust"
+    assert title_of(read["report.docx"]) == "Annual Report of the Harbour Trust"
+    assert title_of(read["figures.pdf"]) == "Quarterly Figures by Region"
+    assert read["untitled.pdf"].title == "" and title_of(read["untitled.pdf"]).startswith("Page 1 of the generated")
+    assert title_of(replace(read["report.docx"], title="report")) != "report"  # the file's own name names nothing
+
+
+CONTRACT = ("# Cleaning Services Agreement\n\n"
+            "This Agreement is made between Alder Cleaning Ltd (the \"Contractor\") and Birch Primary School "
+            "(the \"School\").\n\n"
+            "## 1. Services\n\nThe Contractor shall clean the school buildings every weekday evening after 6 pm.\n\n"
+            "## 2. Term\n\nThe initial term of this Agreement is two (2) years from 1 September 2025.\n\n"
+            "## 3. Fees\n\nThe School shall pay a monthly fee of EUR 4,200 within 30 days of each invoice.\n\n"
+            "## 4. Termination\n\nEither party may terminate this Agreement by giving 60 days' written notice.\n")
+MINUTES = ("Minutes of the Regular Meeting of the Birch School Board\n\n"
+           "Date: 3 June 2025\nPresent: J. Moss (chair), R. Tan, L. Ortiz\n\n"
+           "1. Budget\n\nThe board approved the school budget of EUR 1.2 million after a discussion of staffing "
+           "costs for the coming year.\n\n"
+           "2. Playground\n\nA motion to repair the playground fence before September was seconded and carried "
+           "unanimously by the board.\n\n"
+           "3. Cleaning\n\nThe board noted that the new cleaning agreement starts in September and asked for a "
+           "report on it in December.\n\n"
+           "Action items: R. Tan will request three quotes for the fence by 20 June.\n\n"
+           "The meeting adjourned at 8:40 pm.\n")
+
+
+@pytest.fixture(scope="module")
+def two(tokenizer: object) -> Context:
+    return build_context([_doc("cleaning-agreement.md", CONTRACT), _doc("minutes.txt", MINUTES)], tokenizer,
+                         chunk_tokens=60)
+
+
+def _passages(request: GenerationRequest) -> dict[int, str]:
+    body = request.user.split("</passages>")[0]
+    return {int(m.group(1)): m.group(2) for m in
+            re.finditer(r"^\[(\d+)\] \(([^,)]*)", body, re.M)}
+
+
+@pytest.mark.parametrize(("question", "source"), [
+    ("Summarize this agreement", "cleaning-agreement.md"),
+    ("Summarize the contract", "cleaning-agreement.md"),
+    ("Summarize the minutes", "minutes.txt"),
+    ("Summarize the school board minutes", "minutes.txt"),
+    ("summarize minutes.txt", "minutes.txt"),
+    ("Summarize cleaning-agreement.md", "cleaning-agreement.md"),
+])
+def test_the_document_a_request_names_is_the_one_summarized(two: Context, question: str, source: str) -> None:
+    plan = reading_plan(two, parse_request(question))
+    assert plan and {p.chunk.source for p in plan} == {source}
+    gen = ScriptedGenerator(lambda r: "{}")
+    answer = ask(two, question, Models(gen, None, None))
+    assert answer.route == "summarization"
+    assert set(_passages(gen.requests[0]).values()) == {source}  # the other file is not in the prompt
+    assert answer.text.splitlines()[0].endswith(f"({source}):")
+    assert all(s.source == source for s in answer.sources)
+
+
+@pytest.mark.parametrize("question", ["Please help me summarize this government report.",
+                                      "You are a patent examiner. Please write a summary of this patent."])
+def test_a_plain_summary_request_is_routed_without_an_llm_call(question: str) -> None:
+    from assistant.ttrag.router import route
+
+    gen = ScriptedGenerator(lambda r: '{"route": "question_answering", "target": ""}')
+    assert route(gen, question).route == "summarization" and gen.requests == []
+
+
+def test_several_documents_and_no_name_give_one_gist_each(two: Context) -> None:
+    def script(r: GenerationRequest) -> str:
+        files = _passages(r)
+        fee = next(n for n, f in files.items() if f == "cleaning-agreement.md" and "4,200" in r.user.split(
+            f"[{n}] ")[1].split("\n[")[0])
+        board = next(n for n, f in files.items() if f == "minutes.txt")
+        return json.dumps({
+            "point1": {"sentence": "The School shall pay a monthly fee of EUR 4,200 within 30 days of each invoice",
+                       "passage": fee},
+            # words of both files joined in one statement: it stands on neither file alone
+            "point2": {"sentence": "The board approved the school budget and the Contractor shall clean the school "
+                                   "buildings every weekday evening", "passage": board},
+            "point3": {"sentence": "The board approved the school budget of EUR 1.2 million", "passage": board}})
+
+    gen = ScriptedGenerator(script)
+    result = summarize(two, parse_request("Summarize these"), gen)
+    assert "point4: another main point of minutes.txt" in gen.requests[0].user
+    lines = result.text.splitlines()
+    assert lines[0] == "Cleaning Services Agreement (cleaning-agreement.md):"
+    at = lines.index("Minutes of the Regular Meeting of the Birch School Board (minutes.txt):")
+    assert any("EUR 4,200" in ln for ln in lines[1:at]) and any("EUR 1.2 million" in ln for ln in lines[at + 1:])
+    assert "weekday evening" not in result.text  # the joined statement is dropped
+    for b in result.bullets:  # each bullet rests on passages of one file
+        assert len({result.passages[n - 1].source for n in b.cites}) == 1
