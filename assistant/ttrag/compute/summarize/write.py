@@ -331,8 +331,11 @@ def _gists(ctx: Context, plan: Sequence[Planned], request: SummaryRequest, gener
         slots += [f"what the document {name} ({where}) is and its main point",
                   f"another main point of {name} ({where})"][:per_doc]
     on_progress(0, 1)
-    replies = _write_points(generator, passages, slots)
+    replies, fit = _write_points(generator, passages, slots)
     on_progress(1, 1)
+    if fit.cut:  # checked against the passages as the model read them
+        note("summary_fit", **fit.trace())
+        passages = list(fit.chunks)
     by_doc: dict[str, list[Bullet]] = {src: [] for src in sources}
     dropped: list[str] = []
     for statement, cites in replies:
