@@ -1,4 +1,4 @@
-"""Filler texts from ``../shared/data`` to grow a haystack past 1M tokens: NQ gold passages, essays."""
+"""Filler texts from the evaluation data folder (``--data``) past 1M tokens: NQ gold passages, essays."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Long-context evaluation tasks built from the real data in ``../shared/data`` (docs/design.md §10).
+"""Long-context evaluation tasks built from the real evaluation data (``--data``; docs/design.md §10).
 
 Every task is one long document plus questions asked against the whole of it; each question tracks the
 character spans of its gold passages so any chunking can be scored, and its gold answers.
