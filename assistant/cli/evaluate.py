@@ -348,7 +348,7 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
                              "LLM (all calls)": full["llm_s"], "end to end": full["total_s"]})
         md += ["", "Routes taken: " + ", ".join(f"{k} {v}" for k, v in full["routes"].items())]
     md += _replies(outcomes, questions, right)
-    asked = [{"id": q.id, "half": q.half or args.half, "kind": q.kind, "source": q.source, "answers": q.answers}
+    asked = [{"id": q.id, "half": q.half or args.half, "kind": q.kind, "source": q.source, "stated": bool(q.answers)}
              for q in questions]
     data = {**head, "peak_rss_mb": _peak_rss_mb(), "summary": summary, "judged": judged, "verdicts": right,
             "asked": asked,
@@ -363,12 +363,11 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
 
 def _replies(outcomes: Any, questions: list[Question], right: dict[str, list[bool]]) -> list[str]:
     """The replies table: ✓ marks a reply the task's judge accepts (else one holding a gold answer); a
-    judged task shows each question's gold ("-" when the document does not say)."""
-    gold = ["; ".join(q.answers)[:40] or "-" for q in questions] if right else []
-    md = ["", "## Replies", "", "| question | " + ("gold | " if right else "") + " | ".join(outcomes) + " |",
-          "|---" * (1 + bool(right) + len(outcomes)) + "|"]
+    judged task says whether the document states the answer (the labels themselves stay out of results)."""
+    md = ["", "## Replies", "", "| question | " + ("answer in the document | " if right else "") +
+          " | ".join(outcomes) + " |", "|---" * (1 + bool(right) + len(outcomes)) + "|"]
     for i, q in enumerate(questions):
-        row = [q.id] + ([gold[i].replace("|", "/")] if right else [])
+        row = [q.id] + (["stated" if q.answers else "absent"] if right else [])
         row += [o[i].reply.replace("|", "/").replace("\n", " ")[:60]
                 + (" ✓" if (right[name][i] if right else o[i].contained) else "") for name, o in outcomes.items()]
         md.append("| " + " | ".join(row) + " |")
