@@ -250,7 +250,7 @@ if [ "$(installed torch)" = "" ]; then
     || { echo "PyTorch's CPU index is out of reach: taking torch $torch_version from the plain package index"
          pip install -c "$CONSTRAINTS" "torch==$torch_version"; }
 fi
-torch_build=$(python -c 'import torch; print("CPU" if torch.version.cuda is None else "CUDA " + torch.version.cuda)')
+torch_build=$(python -W ignore -c 'import torch; print("CPU" if torch.version.cuda is None else "CUDA " + torch.version.cuda)')
 echo "torch $(installed torch), $torch_build build"
 
 step "llama.cpp reader (llama-cpp-python, compiled here)" "about 6.5 minutes the first time"

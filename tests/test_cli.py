@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 from pathlib import Path
@@ -9,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from assistant.cli import main
+from assistant.cli.main import print_sources
+from assistant.records import Answer, Source
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "samples" / "supply-agreement.md"
@@ -115,3 +118,25 @@ def test_chat_keeps_the_session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     assert built == [1]  # read once, asked twice
     assert captured.out.count("Sources") == 2
     assert "Read 1 file:" in captured.err
+
+
+def _source(n: int, snippet: str) -> Source:
+    return Source(n=n, source="terms.md", page=None, start=0, end=len(snippet), snippet=snippet, chunk_id=n)
+
+
+def test_sources_list_the_cited_passages_and_the_rest_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    """Only the passages an answer cites stand under "Sources"; the others read stay numbered below."""
+    sources = (_source(1, "Late delivery costs 0.5% a day."), _source(2, "9.5 Further Remedies"),
+               _source(3, "The Buyer shall in particular:"))
+    answer = Answer(question="What does late delivery cost?", text="0.5% of the order value a day. [1]",
+                    found=True, route="question_answering", sources=sources, rewrites=(), timings={}, usage=())
+    print_sources(answer)
+    out = capsys.readouterr().out
+    cited, _, others = out.partition("Other passages read:")
+    assert "[1] terms.md" in cited and "Further Remedies" not in cited
+    assert "[2] terms.md" in others and "[3] terms.md" in others
+
+    not_found = dataclasses.replace(answer, text="Not found in the documents.", found=False)
+    print_sources(not_found)
+    out = capsys.readouterr().out
+    assert "Other passages read" not in out and out.count("terms.md") == 3

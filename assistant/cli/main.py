@@ -7,7 +7,7 @@ import dataclasses
 import json
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from assistant import netguard
@@ -20,7 +20,7 @@ from assistant.cli.source_page import add_source_page_options, check_source_page
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
 from assistant.progress import TerminalRenderer
-from assistant.records import Answer
+from assistant.records import Answer, Source
 from assistant.text.plural import count_of
 
 DESCRIPTION = """\
@@ -293,11 +293,21 @@ def _chat_command(line: str, conversation: object, session: object) -> None:
 
 
 def print_sources(answer: Answer) -> None:
-    """The sources block after a streamed answer."""
+    """The sources block after a streamed answer: the passages the answer cites, then the other passages
+    read under their own heading, each under its number (the one ``--show-source N`` takes)."""
     route = "" if answer.route == "question_answering" else f" via {answer.route}"
     rewrites = f"; rewrites: {' | '.join(answer.rewrites)}" if answer.rewrites else ""
     print(f"\nSources{route}{rewrites}:")
-    for s in answer.sources:
+    cited = answer.cited if answer.found else answer.sources
+    _print_source_lines(cited)
+    others = [s for s in answer.sources if s not in cited]
+    if others:
+        print("Other passages read:")
+        _print_source_lines(others)
+
+
+def _print_source_lines(sources: Iterable[Source]) -> None:
+    for s in sources:
         page = f", p. {s.page}" if s.page else ""
         print(f"  [{s.n}] {s.source}{page}: \"{s.snippet}\"")
 
