@@ -233,7 +233,7 @@ pip() { python -m pip --disable-pip-version-check -q "$@"; }
 pinned() { sed -n "s/^$1==//p" "$CONSTRAINTS"; }
 installed() { python -c "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))" "$1" 2>/dev/null; }
 
-echo "Installing the assistant into $ROOT/.venv (first time ~10 minutes; a re-run skips what is there)."
+echo "Installing the assistant into $ROOT/.venv (first time 5-10 minutes; a re-run skips what is there)."
 start_manifest
 step "Python virtual environment .venv" "seconds"
 if [ ! -x .venv/bin/python ]; then "$PY" -m venv .venv; record "venv $ROOT/.venv"; echo "created with $("$PY" --version)"
