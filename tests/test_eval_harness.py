@@ -201,3 +201,16 @@ def test_recall_report_from_json(tmp_path: Path, tiny: tuple[Task, object],
     assert (tmp_path / "r.md").read_text() == md
     assert main(["eval", "recall", "--task", "kv", "--data", str(tmp_path)]) == 1
     assert "kv-retrieval-75_keys.jsonl.gz missing" in capsys.readouterr().err
+
+
+def test_the_sample_contract_is_scored_by_half(tmp_path: Path) -> None:
+    """The contract's questions split into disjoint dev and test halves that cover them all: settings are
+    chosen on its dev half like any task's, and its test half is read for the report."""
+    from assistant.eval.recall import scored_questions
+    from assistant.eval.tasks import contract
+
+    task = contract(tmp_path)
+    every = {q.id for q in task.haystack.questions}
+    dev = {q.id for q in scored_questions(task, 100, half="dev")}
+    test = {q.id for q in scored_questions(task, 100, half="test")}
+    assert dev and test and not dev & test and dev | test == every
