@@ -39,7 +39,9 @@ TIPS = {
               "folders are watched either way.",
     "gist": "Read the attachments of each new message in the background, when no question is being answered, "
             "and show what they are in one line, with the page each fact comes from, in the notification and the "
-            "message list. It is kept only beside the message in this computer's copy of your mail.",
+            "message list. It is kept only beside the message in this computer's copy of your mail. It costs "
+            "processor time (tens of seconds a message with the bundled model) and the model's memory, at the "
+            "lowest priority, while nothing else needs them.",
     "table": "The folders checked for new mail while the app is open, each on its own connection. With none "
              "listed, every account's folders (as set when the account was added) are watched as mail arrives.",
     "every": "How often to check when checking regularly, in seconds.",
