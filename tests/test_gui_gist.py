@@ -153,3 +153,19 @@ def test_the_app_shows_the_gist_of_new_mail_from_a_real_server(
     assert window.tabs.currentWidget() is window.draft_panel
     assert window.draft_panel.row is not None and window.draft_panel.row.ref.id == f"test:{folder}:2"
     window.draft_panel.stop()
+
+
+def test_the_settings_turn_the_gist_off(qtbot: object, user_dirs: Path) -> None:
+    from assistant.config import load_settings
+    from assistant.gui.settings_dialog import SettingsDialog
+
+    assert load_settings().mail.gist  # on unless turned off
+    dialog = SettingsDialog()
+    qtbot.addWidget(dialog)  # type: ignore[attr-defined]
+    assert dialog.watch.gist.isChecked() and "lowest priority" in dialog.watch.gist.toolTip()
+    dialog.watch.gist.setChecked(False)
+    dialog.accept()
+    assert not load_settings().mail.gist
+    again = SettingsDialog()
+    qtbot.addWidget(again)  # type: ignore[attr-defined]
+    assert not again.watch.gist.isChecked()
