@@ -21,12 +21,12 @@ from assistant.mail.gists import load_gist
 from assistant.mail.pending import Delivered, PendingDrafts
 from assistant.mail.sync import SyncResult, sync_account
 from assistant.records import Message
+from assistant.text.plural import count_of
 
 if TYPE_CHECKING:
     from assistant.config import Settings
     from assistant.gist import GistWorker
     from assistant.mail.gists import Gist
-from assistant.text.plural import count_of
 
 
 def read_password(args: argparse.Namespace, prompt: str) -> str:
