@@ -54,6 +54,8 @@ class MailController(QObject):
         self.notifier.draft_requested.connect(self.draft_about)
         self.gists = GistQueue(ui.runner, ui.cache, lambda: self.ui.store, self)
         self.gists.ready.connect(self._gist_ready)
+        self.gists.failed.connect(lambda new, why: self.ui.notice.setText(
+            f"No gist for \u201c{new.subject}\u201d: {why}"))
         self.watch = MailWatch(ui.cache, ui.pending, ui)
         self.watch.arrived.connect(self._mail_arrived)
         self.watch.problem.connect(self._watch_problem)
