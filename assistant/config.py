@@ -191,11 +191,15 @@ class MailSettings:
         cache_mb: the most the raw-message cache may hold, in MiB (the oldest messages go first).
         watch: the folders watched for new mail; empty = every account's folders (its ``folders``), by IDLE.
         notify: show a notification when a watched folder gets a message with attachments (app only).
+        gist: read the attachments of each new message in the background, at the lowest priority, and show a
+            one-line cited gist of them in the notification and the message list (kept in the mail cache beside
+            the message); ``assistant mail sync --watch`` computes it too unless ``--no-gist``.
     """
 
     cache_mb: int = DEFAULT_CACHE_MB
     watch: tuple[WatchedFolder, ...] = ()
     notify: bool = True
+    gist: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.watch, list | tuple):

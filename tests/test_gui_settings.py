@@ -88,8 +88,8 @@ def test_settings_use_plain_words_and_every_setting_says_what_it_changes_and_cos
         assert not any(word.lower() in text.lower() for text in shown), (word, shown)
     settings = [w for w in dialog.findChildren(QWidget) if isinstance(w, QComboBox | QSpinBox | QCheckBox | QLineEdit)
                 and not isinstance(w.parentWidget(), QComboBox | QSpinBox)]
-    assert len(settings) == 9  # model, model file, cores, passages, tries, ranking, exact compute, cache size,
-    # telling of new mail with attachments
+    assert len(settings) == 10  # model, model file, cores, passages, tries, ranking, exact compute, cache size,
+    # telling of new mail with attachments, its gist
     for widget in [*settings, dialog.clear_button]:
         tip = widget.toolTip()
         assert tip, widget.accessibleName()

@@ -46,6 +46,10 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
                            "else the account's folders); each is watched on its own connection")
     sync.add_argument("--poll", type=float, metavar="SECONDS", default=None,
                       help="with --watch: ask the server every SECONDS instead of waiting for it to tell (IDLE)")
+    sync.add_argument("--no-gist", action="store_true",
+                      help="with --watch: do not read the attachments of new messages (by default, when the "
+                           "setting mail.gist is on, each gets a one-line gist in the background, kept beside "
+                           "the message and shown by `mail list` and `mail show`)")
     ls = m.add_parser("list", help="list cached messages, newest last")
     ls.add_argument("--account")
     ls.add_argument("--new", action="store_true", help="only messages fetched by the latest sync")

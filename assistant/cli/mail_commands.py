@@ -8,6 +8,7 @@ import getpass
 import json
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from assistant import netguard, secrets
 from assistant.accounts import Account, add_account, get_account, load_accounts, remove_account
@@ -16,10 +17,16 @@ from assistant.errors import AssistantError, ConfigError, SecretStoreError
 from assistant.mail.autoconfig import ServerSettings
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.connect import connector
+from assistant.mail.gists import load_gist
 from assistant.mail.pending import Delivered, PendingDrafts
 from assistant.mail.sync import SyncResult, sync_account
 from assistant.records import Message
 from assistant.text.plural import count_of
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
+    from assistant.gist import GistWorker
+    from assistant.mail.gists import Gist
 
 
 def read_password(args: argparse.Namespace, prompt: str) -> str:
@@ -213,6 +220,9 @@ def _watch(args: argparse.Namespace, accounts: list[Account], cache: MailCache, 
         with lock:
             for m in messages:
                 print(m.line(), flush=True)
+        for m in messages:
+            if m.attachments and gists is not None:
+                gists.add(m.ref)
 
     def on_problem(watch: FolderWatch, exc: AssistantError, permanent: bool) -> None:
         with lock:
@@ -229,6 +239,10 @@ def _watch(args: argparse.Namespace, accounts: list[Account], cache: MailCache, 
     ways = ", ".join(f"{w.name} ({'IDLE' if w.folder.mode == 'idle' else f'every {w.folder.poll_s:g} s'})"
                      for w in plan)
     print(f"Watching {ways}; one line per new message. Ctrl-C stops.", file=sys.stderr, flush=True)
+    gists = None if args.no_gist or not settings.mail.gist else start_gists(settings, cache, lock)
+    if gists is not None:
+        print("The attachments of new messages are read in the background; each gist follows on stderr "
+              "(--no-gist: not read).", file=sys.stderr, flush=True)
     watcher = Watcher(plan, cache, on_new=on_new, on_problem=on_problem, pending=pending,
                       on_delivered=on_delivered).start()
     try:
@@ -236,9 +250,28 @@ def _watch(args: argparse.Namespace, accounts: list[Account], cache: MailCache, 
             watcher.join(0.5)
     except KeyboardInterrupt:
         watcher.stop()
+        if gists is not None:
+            gists.stop()  # a model call ends at its next token; loading a model is waited for
+            gists.join(30)
         watcher.join(5)
         return 0
     return 1 if ended and len(ended) == len(plan) else 0
+
+
+def start_gists(settings: Settings, cache: MailCache, lock: threading.Lock) -> GistWorker:
+    """``mail sync --watch``'s gist worker: each gist on stderr as ``ID  gist: LINE`` once kept."""
+    from assistant.gist import GistWorker
+    from assistant.service import ModelStore
+
+    def on_gist(ref: CachedRef, gist: Gist) -> None:
+        with lock:
+            print(f"{ref.id}  gist: {gist.text}", file=sys.stderr, flush=True)
+
+    def on_error(ref: CachedRef, exc: AssistantError) -> None:
+        with lock:
+            print(f"warning: {ref.id}: no gist ({exc})", file=sys.stderr, flush=True)
+
+    return GistWorker(ModelStore(settings), cache, on_gist=on_gist, on_error=on_error).start()
 
 
 def mail_pending(args: argparse.Namespace) -> int:
@@ -309,7 +342,9 @@ def mail_list(args: argparse.Namespace) -> int:
         depth = {key: int(i > 0) for t in threads for i, key in enumerate(t.keys)}
         roots = {key: t.root for t in threads for key in t.keys}
     for ref, m in parsed:
-        rows.append(_summary(ref, m) | ({"thread": roots[ref.id]} if args.threads else {}))
+        gist = load_gist(cache, ref) if m.attachments else None
+        rows.append(_summary(ref, m) | ({"thread": roots[ref.id]} if args.threads else {}) |
+                    ({"gist": gist.text} if gist is not None and gist.text else {}))
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
@@ -321,6 +356,8 @@ def mail_list(args: argparse.Namespace) -> int:
         clip = "  [+]" if row["attachments"] else ""
         indent = "  \u21B3 " if depth.get(str(row["id"])) else ""
         print(f"{row['id']:<24} {date:<16}  {str(row['from'])[:30]:<30}  {indent}{row['subject']}{clip}")
+        if row.get("gist"):
+            print(f"{'':<24} {'':<16}  {indent}{row['gist']}")
     return 0
 
 
@@ -333,6 +370,9 @@ def mail_show(args: argparse.Namespace) -> int:
     print(m.body or "(no text)")
     for a in m.attachments:
         print(f"[attachment] {a.filename} ({a.content_type}, {a.size:,} bytes)")
+    gist = load_gist(MailCache(), ref) if m.attachments else None
+    if gist is not None and gist.text:
+        print(f"\n[gist] {gist.cited()}")
     for d in m.defects:
         print(f"[note] {d}", file=sys.stderr)
     return 0

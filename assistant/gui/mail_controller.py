@@ -1,5 +1,6 @@
 """The mail side of the window: accounts and folders, the cached message list, opening a message for the Ask
-and Draft panels, sync, watching for new mail with its notifications, and the drafts waiting for a server."""
+and Draft panels, sync, watching for new mail with its notifications and its attachments' gist, and the drafts
+waiting for a server."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from assistant.accounts import load_accounts
 from assistant.documents.mime.attachments import attachment_documents, evidence_documents
 from assistant.errors import AssistantError
 from assistant.gui.account_dialog import AccountDialog
+from assistant.gui.mail_gist import GistQueue
 from assistant.gui.mail_list import MessageRow, load_rows
 from assistant.gui.mail_sync import MailWatch, SyncOutcome, sync_all
 from assistant.gui.notify import NewMailNotifier
 from assistant.gui.tasks import Emit
 from assistant.gui.window_layout import WindowLayout
+from assistant.mail.gists import Gist
 from assistant.mail.watch import NewMessage
 from assistant.service import ModelStore, Session
 from assistant.text.plural import count_of
@@ -35,8 +38,9 @@ def open_message(store: ModelStore, row: MessageRow, emit: Emit,
 
 
 class MailController(QObject):
-    """Mail in ``ui``: :attr:`has_accounts`, the last :attr:`sync_outcome`, the :attr:`watch` on new mail and
-    its :attr:`notifier`. :attr:`accounts_changed` is emitted when the accounts were (re)loaded."""
+    """Mail in ``ui``: :attr:`has_accounts`, the last :attr:`sync_outcome`, the :attr:`watch` on new mail, its
+    :attr:`notifier` and the :attr:`gists` of new attachments. :attr:`accounts_changed` is emitted when the
+    accounts were (re)loaded."""
 
     accounts_changed = Signal()
 
@@ -47,6 +51,11 @@ class MailController(QObject):
         self.sync_outcome: SyncOutcome | None = None
         self.notifier = NewMailNotifier(ui.banner, icon=ui.windowIcon(), parent=ui)
         self.notifier.ask_requested.connect(self.ask_about)
+        self.notifier.draft_requested.connect(self.draft_about)
+        self.gists = GistQueue(ui.runner, ui.cache, lambda: self.ui.store, self)
+        self.gists.ready.connect(self._gist_ready)
+        self.gists.failed.connect(lambda new, why: self.ui.notice.setText(
+            f"No gist for \u201c{new.subject}\u201d: {why}"))
         self.watch = MailWatch(ui.cache, ui.pending, ui)
         self.watch.arrived.connect(self._mail_arrived)
         self.watch.problem.connect(self._watch_problem)
@@ -166,6 +175,7 @@ class MailController(QObject):
     def stop(self) -> None:
         """Stop watching and take the notification down (the window is closing)."""
         self.watch.stop(wait_s=3)
+        self.gists.stop(wait_ms=5000)
         self.notifier.close()
 
     def _watch_problem(self, text: str, ended: bool) -> None:
@@ -177,19 +187,36 @@ class MailController(QObject):
         self.load_mail()
         if self.ui.store.settings.mail.notify:
             self.notifier.notify(messages)
+        if self.ui.store.settings.mail.gist:
+            self.gists.add(messages)
 
-    def ask_about(self, new: NewMessage) -> None:
-        """Open ``new`` with its attachments in the Ask panel, the question box focused ("Ask about it")."""
+    def _gist_ready(self, new: NewMessage, gist: Gist) -> None:
+        self.ui.messages.set_gist(new.id, gist)
+        if self.ui.store.settings.mail.notify:
+            self.notifier.tell_gist(new, gist)
+
+    def _open_new(self, new: NewMessage) -> bool:
+        """Select ``new`` in the list, or open it directly when it is not listed; whether it is still cached."""
         from assistant.documents.mime.parse import parse_message
 
         ui = self.ui
         ui.raise_()
         ui.activateWindow()
-        ui.tabs.setCurrentWidget(ui.ask_panel)
         if not ui.messages.select_ref(new.id):  # not listed (yet, or another folder is shown): open it directly
             raw = ui.cache.get(new.ref)
             if raw is None:
                 ui.notice.setText(f"The message {new.id} is no longer in the local cache; sync again.")
-                return
+                return False
             self.select_message(MessageRow(new.ref, parse_message(raw), True))
-        ui.ask_panel.question.setFocus()
+        return True
+
+    def ask_about(self, new: NewMessage) -> None:
+        """Open ``new`` with its attachments in the Ask panel, the question box focused ("Ask about it")."""
+        self.ui.tabs.setCurrentWidget(self.ui.ask_panel)
+        if self._open_new(new):
+            self.ui.ask_panel.question.setFocus()
+
+    def draft_about(self, new: NewMessage) -> None:
+        """Open ``new`` and write a reply grounded in its attachments in the Draft reply tab ("Draft a reply")."""
+        if self._open_new(new):
+            self.ui.draft_reply()

@@ -1,9 +1,10 @@
 """Message list: a table model over the local mail cache (new, attachment, sender, subject, date), a filter, and
-grouping by conversation (References / In-Reply-To, :mod:`assistant.mail.threads`)."""
+grouping by conversation (References / In-Reply-To, :mod:`assistant.mail.threads`). A message whose attachments
+have a gist (:mod:`assistant.mail.gists`) shows it after its subject, its sources in the tooltip."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import (
@@ -29,22 +30,26 @@ from PySide6.QtWidgets import (
 
 from assistant.documents.mime.parse import parse_message
 from assistant.mail.cache import CachedRef, FolderState, MailCache
+from assistant.mail.gists import Gist, load_gist
 from assistant.mail.threads import group_threads, headers_of
 from assistant.records import Message
 
 COLUMNS = ("\u25CF", "+", "From", "Subject", "Date")  # new, attachments: narrow marks, named in tooltips
 FROM_SHARE = 0.4  # of the width left beside the marks and the date; Subject gets the rest
 REPLY_MARK = "\u21B3 "  # before the subject of a conversation's later messages, when grouped
+GIST_MARK = "  \u2014  "  # between a subject and its attachments' gist
 _Index = QModelIndex | QPersistentModelIndex
 
 
 @dataclass(frozen=True)
 class MessageRow:
-    """One cached message: where it is, the parsed message, and whether the last sync brought it."""
+    """One cached message: where it is, the parsed message, whether the last sync brought it, and its
+    attachments' gist when one was kept."""
 
     ref: CachedRef
     message: Message
     new: bool
+    gist: Gist | None = None
 
 
 def load_rows(cache: MailCache, account: str | None = None, folder: str | None = None) -> list[MessageRow]:
@@ -58,7 +63,9 @@ def load_rows(cache: MailCache, account: str | None = None, folder: str | None =
         if raw is None:
             continue
         state = states.setdefault((ref.account, ref.folder), cache.state(ref.account, ref.folder))
-        rows.append(MessageRow(ref, parse_message(raw), bool(state and ref.uid > state.previous_uid)))
+        message = parse_message(raw)
+        rows.append(MessageRow(ref, message, bool(state and ref.uid > state.previous_uid),
+                               load_gist(cache, ref) if message.attachments else None))
     rows.sort(key=lambda r: (r.message.date.timestamp() if r.message.date else 0.0, r.ref.uid), reverse=True)
     return rows
 
@@ -88,6 +95,16 @@ class MessageTableModel(QAbstractTableModel):
     def set_rows(self, rows: list[MessageRow]) -> None:
         self.loaded = rows
         self._arrange()
+
+    def set_gist(self, message_id: str, gist: Gist) -> bool:
+        """Show ``gist`` on the message ``ACCOUNT:FOLDER:UID``; whether it is listed."""
+        self.loaded = [replace(r, gist=gist) if r.ref.id == message_id else r for r in self.loaded]
+        for i, r in enumerate(self.rows):
+            if r.ref.id == message_id:
+                self.rows[i] = replace(r, gist=gist)
+                self.dataChanged.emit(self.index(i, 0), self.index(i, len(COLUMNS) - 1))
+                return True
+        return False
 
     def set_grouped(self, grouped: bool) -> None:
         """Group the rows by conversation (or show them newest first again)."""
@@ -142,16 +159,20 @@ class MessageTableModel(QAbstractTableModel):
             if col == 2:
                 return m.sender
             if col == 3:
-                return self.subject_text(index.row())
+                gist = row.gist.text if row.gist is not None and row.gist.text else ""
+                return self.subject_text(index.row()) + (GIST_MARK + gist if gist else "")
             return m.date.strftime("%Y-%m-%d %H:%M") if m.date else ""
         if role == Qt.ItemDataRole.AccessibleTextRole:
             flags = ("new, " if row.new else "") + ("with attachments, " if m.attachments else "")
             position, size = self.places[index.row()]
             where = f", message {position + 1} of {size} in the conversation" if self.grouped and size > 1 else ""
-            return f"{flags}from {m.sender}, {m.subject}{where}"
+            gist = f". Attachments: {row.gist.text}" if row.gist is not None and row.gist.text else ""
+            return f"{flags}from {m.sender}, {m.subject}{where}{gist}"
         if role == Qt.ItemDataRole.ToolTipRole and col in (0, 1):
             return ("New" if row.new else None) if col == 0 else (
                 ", ".join(a.filename for a in m.attachments) or None)
+        if role == Qt.ItemDataRole.ToolTipRole and col == 3 and row.gist is not None and row.gist.text:
+            return row.gist.cited()
         if role == Qt.ItemDataRole.UserRole:
             return row
         return None
@@ -178,7 +199,9 @@ class MessageFilter(QSortFilterProxyModel):
         if not self.words or not isinstance(model, MessageTableModel):
             return True
         m = model.rows[source_row].message
-        hay = f"{m.sender}\n{m.subject}\n{m.body}".lower()
+        row = model.rows[source_row]
+        gist = row.gist.text if row.gist is not None else ""
+        hay = f"{m.sender}\n{m.subject}\n{m.body}\n{gist}".lower()
         return all(w in hay for w in self.words)
 
 
@@ -234,6 +257,10 @@ class MessageListPanel(QWidget):
     def set_rows(self, rows: list[MessageRow]) -> None:
         self.model.set_rows(rows)
         self._fit_columns()
+
+    def set_gist(self, message_id: str, gist: Gist) -> bool:
+        """Show ``gist`` on the listed message ``ACCOUNT:FOLDER:UID``; whether it is listed."""
+        return self.model.set_gist(message_id, gist)
 
     def set_grouped(self, grouped: bool) -> None:
         """Group by conversation (or not), keeping the selected message selected."""

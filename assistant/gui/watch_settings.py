@@ -1,5 +1,6 @@
-"""The Settings dialog's "New mail" part: which folders are watched and how, and whether mail with attachments
-is told, in a person's words (the engineers' terms, IMAP IDLE and polling, only in the tooltips)."""
+"""The Settings dialog's "New mail" part: which folders are watched and how, whether mail with attachments
+is told and its attachments' gist shown, in a person's words (the engineers' terms, IMAP IDLE and polling,
+only in the tooltips)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ TIPS = {
     "notify": "Show a notification when a watched folder gets a message with attachments, with \u201cAsk about "
               "it\u201d to open the message and its attachments for a question. It costs nothing extra: the "
               "folders are watched either way.",
+    "gist": "Read the attachments of each new message in the background, when no question is being answered, "
+            "and show what they are in one line, with the page each fact comes from, in the notification and the "
+            "message list. It is kept only beside the message in this computer's copy of your mail. It costs "
+            "processor time (tens of seconds a message with the bundled model) and the model's memory, at the "
+            "lowest priority, while nothing else needs them.",
     "table": "The folders checked for new mail while the app is open, each on its own connection. With none "
              "listed, every account's folders (as set when the account was added) are watched as mail arrives.",
     "every": "How often to check when checking regularly, in seconds.",
@@ -50,7 +56,7 @@ COLUMNS = ("Folder", "Account", "New mail is fetched", "Check every")
 
 
 class WatchSettings(QGroupBox):
-    """Edits ``MailSettings.watch`` and ``MailSettings.notify``; :meth:`values` gives them for config.toml."""
+    """Edits ``MailSettings.watch``, ``notify`` and ``gist``; :meth:`values` gives them for config.toml."""
 
     def __init__(self, mail: MailSettings, accounts: list[str], parent: QWidget | None = None) -> None:
         super().__init__("New mail", parent)
@@ -59,6 +65,10 @@ class WatchSettings(QGroupBox):
         self.notify.setChecked(mail.notify)
         self.notify.setToolTip(TIPS["notify"])
         self.notify.setAccessibleName("Tell me when mail with attachments arrives")
+        self.gist = QCheckBox("Say what the attachments are (read in the background)")
+        self.gist.setChecked(mail.gist)
+        self.gist.setToolTip(TIPS["gist"])
+        self.gist.setAccessibleName("Say what the attachments of new mail are")
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setToolTip(TIPS["table"])
@@ -80,6 +90,7 @@ class WatchSettings(QGroupBox):
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addWidget(self.notify)
+        layout.addWidget(self.gist)
         layout.addWidget(self.table)
         layout.addWidget(self.empty)
         layout.addLayout(buttons)
@@ -143,8 +154,8 @@ class WatchSettings(QGroupBox):
         return tuple(found.values())
 
     def values(self) -> dict[str, object]:
-        """``notify`` and ``watch`` as config.toml's ``[mail]`` table holds them."""
-        return {"notify": self.notify.isChecked(),
+        """``notify``, ``gist`` and ``watch`` as config.toml's ``[mail]`` table holds them."""
+        return {"notify": self.notify.isChecked(), "gist": self.gist.isChecked(),
                 "watch": [{k: v for k, v in dataclasses.asdict(w).items()
                            if not (k == "account" and not v) and not (k == "poll_s" and v == DEFAULT_POLL_S)}
                           for w in self.folders()]}

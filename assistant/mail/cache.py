@@ -4,7 +4,9 @@ The bytes are exactly the server's ``BODY[]`` (re-serialising would change them)
 ``state.json`` with its UIDVALIDITY, the highest UID synced and the HIGHESTMODSEQ (RFC 7162) at that sync,
 so sync is incremental; when the server's UIDVALIDITY changes the folder's cache is dropped and fetched
 again, and messages gone from the server are removed (:meth:`MailCache.remove`). The cache is bounded in
-bytes: the oldest files (by write time) go first. Folders and files are private (0700/0600).
+bytes: the oldest files (by write time) go first. Folders and files are private (0700/0600). What the app
+works out about a message (its attachments' gist) is kept beside it as ``UID.NAME.json``
+(:meth:`MailCache.put_sidecar`) and goes with it: removed, evicted or dropped with its folder.
 
 Every write is atomic (:func:`atomic_write`: a temporary file in the same folder, flushed and fsync'ed,
 renamed over the target with ``os.replace``, then the folder fsync'ed), so a crash, a ``kill -9`` or a full
@@ -31,6 +33,7 @@ from assistant.errors import StorageError
 DEFAULT_MAX_BYTES = 2 * 1024**3
 STATE_FILE = "state.json"
 TEMP_SUFFIX = ".tmp"
+SIDECAR_SUFFIX = ".json"  # UID.NAME.json beside UID.eml
 _FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
 
@@ -213,6 +216,32 @@ class MailCache:
         except FileNotFoundError:
             return None
 
+    def _sidecar(self, ref: CachedRef, name: str) -> Path:
+        if not name.isidentifier():
+            raise ValueError(f"sidecar name {name!r} must be a plain word")
+        return self._folder_dir(ref.account, ref.folder) / str(ref.uidvalidity) / f"{ref.uid}.{name}{SIDECAR_SUFFIX}"
+
+    def put_sidecar(self, ref: CachedRef, name: str, data: bytes) -> Path | None:
+        """Keep ``data`` (JSON) beside the cached message ``ref`` as ``UID.NAME.json``, removed with the message;
+        None (nothing written) when the message is no longer cached.
+
+        Raises:
+            ValueError: ``name`` is not a plain word.
+            StorageError: the data folder is full or read-only.
+        """
+        path = self._sidecar(ref, name)
+        if not path.with_name(f"{ref.uid}.eml").exists():
+            return None
+        self._write(path, data)
+        return path
+
+    def get_sidecar(self, ref: CachedRef, name: str) -> bytes | None:
+        """What :meth:`put_sidecar` kept beside ``ref`` under ``name``, or None."""
+        try:
+            return self._sidecar(ref, name).read_bytes()
+        except FileNotFoundError:
+            return None
+
     def find(self, account: str, folder: str, uid: int) -> CachedRef | None:
         """The cached message ``uid`` of the folder's current UIDVALIDITY, or None."""
         state = self.state(account, folder)
@@ -258,6 +287,7 @@ class MailCache:
                 continue
             except OSError as exc:
                 raise storage_error(exc, path, self.root) from exc
+            _remove_sidecars(path)
             removed.append(int(uid))
         if removed:
             _fsync_dir(d)
@@ -311,6 +341,7 @@ class MailCache:
             if total <= self.max_bytes:
                 break
             Path(path).unlink(missing_ok=True)
+            _remove_sidecars(Path(path))
             total -= size
             removed += 1
         return removed
@@ -318,3 +349,9 @@ class MailCache:
 
 def _remove_tree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
+
+
+def _remove_sidecars(message: Path) -> None:
+    """Remove what was kept beside the message file ``UID.eml`` (``UID.NAME.json``)."""
+    for sidecar in message.parent.glob(f"{message.stem}.*{SIDECAR_SUFFIX}"):
+        sidecar.unlink(missing_ok=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import mimetypes
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,13 +72,16 @@ def _named(passwords: PasswordPrompt | None, name: str) -> PasswordPrompt | None
     return lambda _temp, wrong: ask(name, wrong)
 
 
-def attachment_documents(message: Message, source: str, *,
-                         passwords: PasswordPrompt | None = None) -> tuple[list[Document], list[SkippedAttachment]]:
+def attachment_documents(message: Message, source: str, *, passwords: PasswordPrompt | None = None,
+                         cancel: threading.Event | None = None) -> tuple[list[Document], list[SkippedAttachment]]:
     """Extract every supported attachment; documents are named ``source/FILENAME``. ``passwords`` is asked
     (as ``source/FILENAME``) for a password-protected attachment.
 
     Returns:
         The documents, and the attachments skipped with their reasons.
+
+    Raises:
+        Cancelled: ``cancel`` was set (checked at every page of an attachment).
     """
     supported = set(supported_suffixes())
     documents: list[Document] = []
@@ -95,7 +99,7 @@ def attachment_documents(message: Message, source: str, *,
             path = Path(tmp) / f"{i}{suffix}"
             path.write_bytes(readable_data(att))
             try:
-                doc = extract(path, passwords=_named(passwords, f"{source}/{att.filename}"))
+                doc = extract(path, passwords=_named(passwords, f"{source}/{att.filename}"), cancel=cancel)
             except InputError as exc:
                 skipped.append(SkippedAttachment(att, exc.reason))
                 continue
