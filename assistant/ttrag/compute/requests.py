@@ -96,9 +96,9 @@ class Reading:
 def own_text(message: Message) -> str:
     """The text the message's author wrote in it: the body less its signature and quoted earlier messages
     (``>`` lines too, where replies are written between them), at most :data:`MAX_TEXT_CHARS` characters."""
-    text = split_body(message.body or "").text
-    lines = [line for line in text.replace("\r\n", "\n").split("\n") if not line.lstrip().startswith(">")]
-    return "\n".join(lines).strip()[:MAX_TEXT_CHARS]
+    body = (message.body or "").replace("\r\n", "\n")
+    lines = [line for line in body.split("\n") if not line.lstrip().startswith(">")]  # before the greeting joins
+    return split_body("\n".join(lines)).text.strip()[:MAX_TEXT_CHARS]
 
 
 def request_prompt(message: Message, text: str) -> str:
