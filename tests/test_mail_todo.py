@@ -154,3 +154,13 @@ def test_mail_todo_command(data_root: Path, user_dirs: Path, monkeypatch: pytest
         (ids["emails/cpython_email/msg_01.txt"], "Do you like this message?", None)]
     assert main(["mail", "todo"]) == 0  # nothing dated within the last 7 days, and no sync brought anything new
     assert "No recent messages" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_bundled_model_tells_a_request_from_a_thank_you(big_llm: object) -> None:
+    from assistant.ttrag.compute.requests import read_request
+
+    ask = read_request(big_llm, parse_message((WRITTEN / "w01.eml").read_bytes()), "w01")  # type: ignore[arg-type]
+    assert ask is not None and ask.cited and "review the changes" in ask.quote
+    thanks = read_request(big_llm, parse_message((WRITTEN / "n12.eml").read_bytes()), "n12")  # type: ignore[arg-type]
+    assert thanks is None

@@ -137,9 +137,8 @@ def cited_sentence(quote: str, text: str) -> str:
     before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
     after = _SENTENCE_END.search(text, end - 1)
     begin = before[-1] if before else 0
-    stop = after.end() if after and after.start() >= end - 1 else len(text)
-    if after and after.group(0).strip() == "":  # a blank line ends the sentence: it is not part of it
-        stop = after.start()
+    stop = len(text) if after is None else after.start() if not after.group(0).strip() else after.end()
+    # (a blank line ends a sentence without being part of it)
     sentence = _SPACE.sub(" ", text[begin:stop]).strip()
     rest = _GREETING.sub("", sentence)  # "Hi Sam, Could you ...": the greeting joined to the first line
     return rest if needle in _fold(rest)[0] else sentence
