@@ -32,7 +32,8 @@ def add_todo_command(m: argparse._SubParsersAction) -> None:
                                                             "0 = all)")
     todo.add_argument("--lists", action="store_true", help="also read mailing-list mail, newsletters and "
                                                            "automatic notifications")
-    todo.add_argument("--json", action="store_true", help="one JSON object per message that asks something")
+    todo.add_argument("--json", action="store_true",
+                      help="print a JSON list: one object per message that asks something")
     todo.add_argument("--fast", action="store_true", help="use the small 135M model")
 
 
