@@ -142,12 +142,15 @@ def test_mail_todo_command(data_root: Path, user_dirs: Path, monkeypatch: pytest
     monkeypatch.setattr("assistant.service.ModelStore.generator", lambda self: ScriptedGenerator(knows))
     assert main(["mail", "todo", "--all"]) == 0
     out = capsys.readouterr().out
+    assert "2 messages of 5 ask something of you." in out
+    assert main(["mail", "todo", "--all", "--skip-lists"]) == 0
+    out = capsys.readouterr().out
     assert "2 messages of 5 ask something of you (2 lists or notifications skipped by their headers)." in out
     assert "\u201cDo you like this message?\u201d" in out
     assert f"reply: assistant draft {ids['written/w01.eml']}" in out
     assert "Review the contract changes \u2014 by Friday 27 November" in out
     assert "(not cited: the model's quote is not in the text)" in out
-    assert main(["mail", "todo", "--all", "--json", "--lists"]) == 0
+    assert main(["mail", "todo", "--all", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [(r["id"], r["quote"], r["due"]) for r in rows] == [
         (ids["written/w01.eml"], None, "Friday 27 November"),

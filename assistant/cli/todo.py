@@ -20,9 +20,9 @@ def add_todo_command(m: argparse._SubParsersAction) -> None:
                                      "date, the sentence it comes from)",
                         description="Reads each recent message's own text (not its attachments) with the LLM "
                                     "and lists those that ask you to do, answer, decide or send something. "
-                                    "Recent: fetched by the latest sync or dated within the last --days. Mailing "
-                                    "lists, newsletters and automatic notifications are skipped by their "
-                                    "headers unless --lists is given.")
+                                    "Recent: fetched by the latest sync or dated within the last --days. "
+                                    "--skip-lists leaves out mailing-list mail, newsletters and automatic "
+                                    "notifications by their headers, without reading them.")
     todo.add_argument("--account", help="only this account (default: all)")
     todo.add_argument("--folder", help="only this folder")
     todo.add_argument("--days", type=int, default=DEFAULT_DAYS,
@@ -30,8 +30,9 @@ def add_todo_command(m: argparse._SubParsersAction) -> None:
     todo.add_argument("--all", action="store_true", help="every cached message, however old")
     todo.add_argument("--limit", type=int, default=50, help="at most this many messages, the newest (default 50; "
                                                             "0 = all)")
-    todo.add_argument("--lists", action="store_true", help="also read mailing-list mail, newsletters and "
-                                                           "automatic notifications")
+    todo.add_argument("--skip-lists", action="store_true",
+                      help="leave out mailing-list mail, newsletters and automatic notifications by their headers "
+                           "without reading them (faster; a request sent through a list is missed)")
     todo.add_argument("--json", action="store_true",
                       help="print a JSON list: one object per message that asks something")
     todo.add_argument("--fast", action="store_true", help="use the small 135M model")
@@ -54,7 +55,8 @@ def mail_todo(args: argparse.Namespace) -> int:
         return 0
     renderer = TerminalRenderer(stream_tokens=False)
     try:
-        readings = find_requests(ModelStore(settings).generator(), _to_read(found, lists=args.lists), emit=renderer)
+        readings = find_requests(ModelStore(settings).generator(), _to_read(found, skip_lists=args.skip_lists),
+                                 emit=renderer)
     finally:
         renderer.close()
     requests = [r.request for r in readings if r.request is not None]
@@ -66,9 +68,10 @@ def mail_todo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _to_read(found: list[CachedMessage], *, lists: bool) -> list[tuple[str, Message, str]]:
-    """``(ID, message, why it is skipped)``: lists and notifications skipped by their headers unless ``lists``."""
-    return [(m.ref.id, m.message, "" if lists else bulk_reason(m.message.raw)) for m in found]
+def _to_read(found: list[CachedMessage], *, skip_lists: bool) -> list[tuple[str, Message, str]]:
+    """``(ID, message, why it is skipped)``: with ``skip_lists``, lists and notifications skipped by their
+    headers."""
+    return [(m.ref.id, m.message, bulk_reason(m.message.raw) if skip_lists else "") for m in found]
 
 
 def request_record(request: Request, found: CachedMessage) -> dict[str, object]:

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
 
 from assistant.gui.tasks import Emit, Task, TaskRunner
 from assistant.mail.cache import MailCache
-from assistant.mail.todo import DEFAULT_DAYS, CachedMessage, bulk_reason, recent_messages
+from assistant.mail.todo import DEFAULT_DAYS, CachedMessage, recent_messages
 from assistant.service import ModelStore
 from assistant.text.plural import count_of
 from assistant.ttrag.compute.requests import Reading, Request, find_requests
@@ -22,10 +22,11 @@ Where = Callable[[], tuple[str | None, str | None]]  # the shown (account, folde
 
 def look(store: ModelStore, cache: MailCache, account: str | None, folder: str | None, emit: Emit,
          cancel: threading.Event) -> tuple[list[CachedMessage], list[Reading]]:
-    """The recent messages of ``account``/``folder`` and what each asks (lists and notifications skipped by
-    their headers). Runs off the GUI thread."""
+    """The recent messages of ``account``/``folder`` and what each asks (every one is read: skipping lists and
+    notifications by their headers missed requests sent through a list, benchmarks/results/mail_todo.md).
+    Runs off the GUI thread."""
     found = recent_messages(cache, account=account, folder=folder, days=DEFAULT_DAYS)
-    readings = find_requests(store.generator(), [(m.ref.id, m.message, bulk_reason(m.message.raw)) for m in found],
+    readings = find_requests(store.generator(), [(m.ref.id, m.message, "") for m in found],
                              emit=emit, cancel=cancel) if found else []
     return found, readings
 
