@@ -150,6 +150,8 @@ def test_mail_todo_command(data_root: Path, user_dirs: Path, monkeypatch: pytest
     assert f"reply: assistant draft {ids['written/w01.eml']}" in out
     assert "Review the contract changes \u2014 by Friday 27 November" in out
     assert "(not cited: the model's quote is not in the text)" in out
+    assert main(["mail", "todo", "--all", "--limit", "1"]) == 0  # the newest: w01
+    assert "1 message of 1 asks something of you." in capsys.readouterr().out
     assert main(["mail", "todo", "--all", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [(r["id"], r["quote"], r["due"]) for r in rows] == [

@@ -88,7 +88,8 @@ def todo_text(requests: list[Request], readings: list[Reading], by_id: dict[str,
     skipped = sum(1 for r in readings if r.skipped)
     kinds = count_of(skipped, "list or notification", "lists or notifications")
     aside = f" ({kinds} skipped by their headers)" if skipped else ""
-    lines = [f"{count_of(len(requests), 'message')} of {len(readings)} ask something of you{aside}."]
+    verb = "asks" if len(requests) == 1 else "ask"
+    lines = [f"{count_of(len(requests), 'message')} of {len(readings)} {verb} something of you{aside}."]
     for n, r in enumerate(requests, 1):
         m = by_id[r.message_id].message
         due = f" \u2014 by {r.due}" if r.due else ""

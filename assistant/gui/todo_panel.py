@@ -133,7 +133,8 @@ class TodoPanel(QWidget):
                 self.items.addItem(item)
         skipped = sum(1 for r in readings if r.skipped)
         aside = f"; {count_of(skipped, 'list or notification', 'lists or notifications')} skipped" if skipped else ""
-        self.status.setText(f"{count_of(self.items.count(), 'message')} of {len(readings)} ask something of "
+        verb = "asks" if self.items.count() == 1 else "ask"
+        self.status.setText(f"{count_of(self.items.count(), 'message')} of {len(readings)} {verb} something of "
                             f"you{aside}." if readings else "No recent messages here; sync, or pick another folder.")
         if self.items.count():
             self.items.setCurrentRow(0)
