@@ -23,11 +23,12 @@ STAGE_LABELS = {
     "verify": "Checking the model file", "draft points": "Answering the email's questions",
     "draft": "Writing the reply", "standalone": "Relating the question to the earlier answers",
     "load_models": "Loading the search models", "download": "Downloading",
+    "todo": "Looking for what needs your reply",
 }
 #: Stages whose event names what they work on (:attr:`Progress.detail`): the sentence with it filled in.
 STAGE_WITH_DETAIL = {
     "generate": "Reading {}", "evidence": "Picking the sentences to read in {}",
-    "standalone": "Working out what {} refers to",
+    "standalone": "Working out what {} refers to", "todo": "Looking for requests in \u201c{}\u201d",
 }
 WRITING_ANSWER = "Writing the answer"  # once the answer streams
 

@@ -60,6 +60,9 @@ def add_mail_commands(sub: argparse._SubParsersAction) -> None:
                                                            "message")
     show = m.add_parser("show", help="show one message: headers, text, attachments")
     show.add_argument("id", metavar="ID", help="message ID as listed (ACCOUNT:FOLDER:UID)")
+    from assistant.cli.todo import add_todo_command
+
+    add_todo_command(m)
     pend = m.add_parser("pending", help="list drafts kept on this computer because the server could not be "
                                         "reached (the next sync saves them to Drafts)")
     pend.add_argument("--account")
@@ -123,6 +126,10 @@ def run_mail_command(args: argparse.Namespace) -> int:
 
     if args.command == "account":
         return int(getattr(mail_commands, f"account_{args.account_action}")(args))
+    if args.command == "mail" and args.mail_action == "todo":
+        from assistant.cli.todo import mail_todo
+
+        return mail_todo(args)
     if args.command == "mail":
         return int(getattr(mail_commands, f"mail_{args.mail_action}")(args))
     from assistant.cli.draft import draft

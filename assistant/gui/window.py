@@ -73,6 +73,8 @@ class MainWindow(WindowLayout):
         files.changed.connect(self.show_status)
         mail.accounts_changed.connect(self.show_status)
         self.notice.linkActivated.connect(self._notice_link)
+        self.todo_panel.open_requested.connect(self.open_message_id)
+        self.todo_panel.draft_requested.connect(self.draft_message_id)
 
     # -- the window's entry points (the app, the tests) ------------------------------------------------
     def open_files(self, paths: Sequence[str | Path]) -> None:
@@ -123,6 +125,28 @@ class MainWindow(WindowLayout):
             self.notice.setText(f"No mail account yet: {ADD_ACCOUNT_LINK} or open files (Ctrl+O).")
         else:
             self.notice.clear()
+
+    def open_message_id(self, message_id: str) -> bool:
+        """Select the cached message ``ACCOUNT:FOLDER:UID`` in the list, or open it directly where the list does
+        not show it; False when it is no longer cached."""
+        from assistant.cli.mail_commands import load_message
+        from assistant.errors import ConfigError
+        from assistant.gui.mail_list import MessageRow
+
+        if self.messages.select_ref(message_id):
+            return True
+        try:
+            ref, message = load_message(message_id, self.cache)
+        except ConfigError:
+            self.notice.setText(f"The message {message_id} is no longer in the local cache; sync again.")
+            return False
+        self.mail.select_message(MessageRow(ref, message, False))
+        return True
+
+    def draft_message_id(self, message_id: str) -> None:
+        """Open ``message_id`` and draft a reply to it in the Draft tab."""
+        if self.open_message_id(message_id):
+            self.draft_reply()
 
     def _notice_link(self, link: str) -> None:
         if link == ADD_ACCOUNT_HREF:

@@ -17,6 +17,7 @@ from assistant.gui.message_view import MessageView
 from assistant.gui.notify import NotificationBanner
 from assistant.gui.progress import ProgressPanel
 from assistant.gui.tasks import TaskRunner
+from assistant.gui.todo_panel import TodoPanel
 from assistant.mail.cache import MailCache
 from assistant.mail.pending import PendingDrafts
 from assistant.service import ModelStore
@@ -63,6 +64,8 @@ class WindowLayout(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.ask_panel, "Ask")
         self.tabs.addTab(self.draft_panel, "Draft reply")
+        self.todo_panel = TodoPanel(self.runner, lambda: self.store, cache, self.shown_folder)
+        self.tabs.addTab(self.todo_panel, "Needs reply")
         self.mail_side = QSplitter(Qt.Orientation.Vertical)
         self.mail_side.addWidget(self.messages)
         self.mail_side.addWidget(self.message_view)
@@ -172,6 +175,12 @@ class WindowLayout(QMainWindow):
         self.mail_side.setVisible(shown)
         if shown and min(self.splitter.sizes()[:2]) == 0:  # saved while there was no account
             self.splitter.setSizes(DEFAULT_SIZES)
+
+    def shown_folder(self) -> tuple[str | None, str | None]:
+        """The (account, folder) the folder tree has selected; None for all."""
+        item = self.folders.currentItem()
+        shown = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        return shown if isinstance(shown, tuple) else (None, None)
 
     def context_error(self, exc: BaseException) -> None:
         """The Ask panel's context could not be read (files, a message, or again after a settings change)."""
