@@ -23,6 +23,7 @@ STAGE_LABELS = {
     "verify": "Checking the model file", "draft points": "Answering the email's questions",
     "draft": "Writing the reply", "standalone": "Relating the question to the earlier answers",
     "load_models": "Loading the search models", "download": "Downloading",
+    "translate": "Translating the question to search with",
 }
 #: Stages whose event names what they work on (:attr:`Progress.detail`): the sentence with it filled in.
 STAGE_WITH_DETAIL = {
