@@ -11,7 +11,7 @@ from assistant.config import PipelineOptions
 from assistant.models.base import GenerationRequest
 from assistant.records import Document, Segment, TokenText
 from assistant.text.language import document_language, question_language
-from assistant.ttrag.context import Context, build_context
+from assistant.ttrag.context import Context, build_context, chunk_languages
 from assistant.ttrag.lexical import Bm25Index
 from assistant.ttrag.pipeline import Models, ask
 from assistant.ttrag.rewrite import translate_query
@@ -129,3 +129,20 @@ def test_the_bundled_model_translates_a_question(big_llm: object) -> None:
     english = translate_query(big_llm, "Wie hoch ist die Vertragsstrafe bei verspäteter Lieferung?",  # type: ignore[arg-type]
                               "English").lower()
     assert "deliver" in english and ("penalty" in english or "damages" in english)
+
+
+def test_each_part_of_a_mail_is_stemmed_in_its_own_language(tokenizer: object) -> None:
+    body = ("Guten Tag Frau Berger, anbei sende ich Ihnen die Lieferbedingungen für das nächste Quartal. Bitte "
+            "prüfen Sie die Lieferungen nach Bremen und geben Sie mir bis Freitag Bescheid. Mit freundlichen Grüßen")
+    attachment = ("Delivery terms. The supplier delivers the goods to the Bremen warehouse every month. Deliveries "
+                  "that arrive late are subject to liquidated damages of half a percent per week of delay, "
+                  "capped at five percent of the order value.")
+    text = body + "\n\n" + attachment
+    doc = Document("mail.eml", text, (Segment(body), Segment(attachment, section="attachment: terms.txt")),
+                   (0, len(body) + 2))
+    ctx = build_context([doc], tokenizer, chunk_tokens=60)
+    langs = chunk_languages([doc], ctx.chunks, ctx.languages)
+    assert {lang for c, lang in zip(ctx.chunks, langs, strict=True) if c.start < len(body)} == {"de"}
+    assert {lang for c, lang in zip(ctx.chunks, langs, strict=True) if c.start > len(body)} == {"en"}
+    top = ctx.chunks[ctx.bm25.search("Lieferung", 3)[0][0]]
+    assert "Lieferungen" in top.text  # the German body's inflected form, by the German stem

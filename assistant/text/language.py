@@ -75,6 +75,24 @@ def document_language(text: str, *, sample_chars: int = SAMPLE_CHARS) -> str:
     return votes.most_common(1)[0][0] if votes else DEFAULT_LANGUAGE
 
 
+# A part (an e-mail's body, an attachment, a page) is judged on its own when it holds this many characters and
+# the detector is this sure; a shorter or unclear part (a heading, a signature) takes the document's language.
+PART_CHARS = 200
+PART_CONFIDENCE = 0.9
+PART_SAMPLE_CHARS = 400  # a 305-page contract: 0.69 s for its pages at 1,000 characters each, loaded machine
+
+
+def part_languages(parts: Sequence[str], document: str) -> list[str]:
+    """The language of each of ``parts`` (a document's segments: e-mail parts, attachments, pages), each
+    judged from its first :data:`PART_SAMPLE_CHARS` characters; ``document`` (the whole text's language) for a
+    part too short or unclear to tell."""
+    out = []
+    for text in parts:
+        code, p = classify(text[:PART_SAMPLE_CHARS]) if len(text) >= PART_CHARS else ("", 0.0)
+        out.append(code if code and p >= PART_CONFIDENCE else document)
+    return out
+
+
 def main_language(languages: Sequence[str], weights: Sequence[int] = ()) -> str:
     """The language of most of the text: ``languages`` (one per document) weighted by ``weights`` (their
     lengths; 1 each when empty); :data:`DEFAULT_LANGUAGE` when there is none."""

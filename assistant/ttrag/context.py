@@ -5,6 +5,7 @@ Nothing here is ever written to disk; it is built at question time and dropped w
 
 from __future__ import annotations
 
+import bisect
 import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ import numpy as np
 
 from assistant.documents.chunk import chunk_document
 from assistant.records import Chunk, Document
-from assistant.text.language import document_language, main_language
+from assistant.text.language import document_language, main_language, part_languages
 from assistant.ttrag.aliases import DefinedTerm, defined_terms
 from assistant.ttrag.lexical import Bm25Index
 
@@ -54,6 +55,19 @@ def chunk_at(ctx: Context, source: str, offset: int) -> Chunk:
     return next(c for c in ctx.chunks if c.source == source)
 
 
+def chunk_languages(documents: Sequence[Document], chunks: Sequence[Chunk], languages: dict[str, str]) -> list[str]:
+    """The language of each chunk: that of the segment it starts in (an e-mail's German body and its English
+    attachment are stemmed each in its own), the document's (``languages``) where a segment is too short to tell."""
+    parts = {d.source: (d.offsets, part_languages([s.text for s in d.segments], languages[d.source]))
+             for d in documents}
+    out = []
+    for c in chunks:
+        offsets, codes = parts[c.source]
+        i = bisect.bisect_right(offsets, c.start) - 1
+        out.append(codes[i] if 0 <= i < len(codes) else languages[c.source])
+    return out
+
+
 def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens: int = 200,
                   progress: ProgressFn | None = None) -> Context:
     """Chunk every document and index the chunks with BM25 (stop words and Snowball stems of each document's
@@ -77,7 +91,7 @@ def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens
             progress("index", 0, len(chunks))
         languages = {d.source: document_language(d.text) for d in documents}
         index = Bm25Index([c.text for c in chunks], [c.heading for c in chunks],
-                          languages=[languages[c.source] for c in chunks])
+                          languages=chunk_languages(documents, chunks, languages))
         if progress:
             progress("index", len(chunks), len(chunks))
     finally:
