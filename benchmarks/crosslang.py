@@ -3,7 +3,7 @@
 Three steps, each its own command (the task data is committed, so ``make`` is run once):
 
     python benchmarks/crosslang.py make     # the picked questions translated by the bundled model
-    python benchmarks/crosslang.py recall --out benchmarks/results/crosslang-recall.md
+    python benchmarks/crosslang.py recall --out benchmarks/results/crosslang-recall.md [--limit N]
     python benchmarks/crosslang.py answers --n 8 --out benchmarks/results/crosslang-answers.md
 
 ``recall``: for every question and language, the passages the pipeline would read first (pre-filter, then
@@ -207,6 +207,8 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--n", type=int, default=8, help="answers: questions per source task")
     ap.add_argument("--tasks", default="contract,cuad,hotpot", help="source tasks to measure")
+    ap.add_argument("--limit", type=int, default=0,
+                    help="recall: the first N questions (round robin over the tasks); 0 = all")
     ap.add_argument("--out", type=Path, help="a Markdown file (and .json beside it with each question)")
     args = ap.parse_args()
     if args.step == "make":
@@ -221,6 +223,7 @@ def main() -> int:
     picked = [r for r in load_rows() if r["task"] in names]
     # round robin over the source tasks, so a run stopped early has measured each of them alike
     rows = sorted(picked, key=lambda r: ([x for x in picked if x["task"] == r["task"]].index(r), r["task"]))
+    rows = rows[:args.limit] if args.limit else rows
     store = ModelStore(Settings())
     sources = Sources.build(args.data, names=names)
     t0 = time.perf_counter()
