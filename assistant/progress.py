@@ -24,6 +24,7 @@ STAGE_LABELS = {
     "draft": "Writing the reply", "standalone": "Relating the question to the earlier answers",
     "load_models": "Loading the search models", "download": "Downloading",
     "todo": "Looking for what needs your reply",
+    "translate": "Translating the question to search with",
 }
 #: Stages whose event names what they work on (:attr:`Progress.detail`): the sentence with it filled in.
 STAGE_WITH_DETAIL = {

@@ -106,7 +106,9 @@ class Answer:
 
     ``text`` is what the person reads (a sentence ending in ``[n]`` markers that number ``sources``);
     ``short_answer`` is the answer alone (the span a benchmark compares; '' when not found or for
-    counting and summaries); ``supported_by`` lists the source numbers whose passages hold it.
+    counting and summaries); ``supported_by`` lists the source numbers whose passages hold it. ``language``
+    and ``document_language`` are the ISO 639-1 codes of the question's language and the documents' main
+    one (:mod:`assistant.text.language`); when they differ the question was searched in translation.
     """
 
     question: str
@@ -120,6 +122,8 @@ class Answer:
     trace: tuple[dict[str, object], ...] = ()
     short_answer: str = ""
     supported_by: tuple[int, ...] = ()
+    language: str = ""
+    document_language: str = ""
 
     @property
     def cited(self) -> tuple[Source, ...]:

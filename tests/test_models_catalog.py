@@ -72,6 +72,7 @@ def test_packaged_catalogue_names_the_issue_models() -> None:
     assert entries["distilbert-base-uncased"].role == "encoder"
     assert entries["msmarco-distilbert"].role == "encoder"
     assert entries["bge-small-en-v1.5"].role == "embedder"
+    assert entries["multilingual-minilm"].role == "embedder" and entries["multilingual-minilm"].licence
     for e in entries.values():
         assert all(len(h) == 64 and int(h, 16) >= 0 for h in e.sha256.values()), e.name
         assert e.bundled == ("(measured here)" in e.speed), e.name  # only what runs here is measured here

@@ -22,6 +22,8 @@ STAGE_TIPS = {
     "evidence": "The sentences of the best passages that bear most on the question are kept for reading.",
     "generate": "The model reads the best passages and answers from them alone.",
     "rewrite": "Nothing read answered the question, so the model words the search differently.",
+    "translate": "The question and the documents are in different languages: the model translates the "
+                 "question into the documents' language to search them.",
     "standalone": "The question refers to an earlier answer: the model writes it out in full before searching.",
 }
 #: Tasks whose panel has a Stop button of its own beside them: the status bar's would be a second one.

@@ -5,6 +5,7 @@ Nothing here is ever written to disk; it is built at question time and dropped w
 
 from __future__ import annotations
 
+import bisect
 import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ import numpy as np
 
 from assistant.documents.chunk import chunk_document
 from assistant.records import Chunk, Document
+from assistant.text.language import document_language, main_language, part_languages
 from assistant.ttrag.aliases import DefinedTerm, defined_terms
 from assistant.ttrag.lexical import Bm25Index
 
@@ -23,13 +25,21 @@ ProgressFn = Callable[[str, int, int], None]
 @dataclass
 class Context:
     """Documents and their chunks with a BM25 index; ``embeddings`` caches pre-filter vectors by chunk id;
-    ``terms`` are the parties the documents define by a term (:mod:`assistant.ttrag.aliases`)."""
+    ``terms`` are the parties the documents define by a term (:mod:`assistant.ttrag.aliases`); ``languages``
+    maps each document's source to the ISO 639-1 code of its language (:mod:`assistant.text.language`)."""
 
     documents: list[Document]
     chunks: list[Chunk]
     bm25: Bm25Index
     embeddings: dict[int, np.ndarray] = field(default_factory=dict)
     terms: list[DefinedTerm] = field(default_factory=list)
+    languages: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def language(self) -> str:
+        """The language most of the documents' text is written in (English when none was detected)."""
+        lengths = {d.source: len(d.text) for d in self.documents}
+        return main_language(list(self.languages.values()), [lengths.get(s, 1) for s in self.languages])
 
     @property
     def n_tokens(self) -> int:
@@ -45,9 +55,23 @@ def chunk_at(ctx: Context, source: str, offset: int) -> Chunk:
     return next(c for c in ctx.chunks if c.source == source)
 
 
+def chunk_languages(documents: Sequence[Document], chunks: Sequence[Chunk], languages: dict[str, str]) -> list[str]:
+    """The language of each chunk: that of the segment it starts in (an e-mail's German body and its English
+    attachment are stemmed each in its own), the document's (``languages``) where a segment is too short to tell."""
+    parts = {d.source: (d.offsets, part_languages([s.text for s in d.segments], languages[d.source]))
+             for d in documents}
+    out = []
+    for c in chunks:
+        offsets, codes = parts[c.source]
+        i = bisect.bisect_right(offsets, c.start) - 1
+        out.append(codes[i] if 0 <= i < len(codes) else languages[c.source])
+    return out
+
+
 def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens: int = 200,
                   progress: ProgressFn | None = None) -> Context:
-    """Chunk every document and index the chunks with BM25 (English stop words, Snowball stems).
+    """Chunk every document and index the chunks with BM25 (stop words and Snowball stems of each document's
+    language, detected here).
 
     ``progress(stage, done, total)`` reports ``chunk`` (sentences) and ``index`` (chunks).
     """
@@ -65,10 +89,13 @@ def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens
                                          progress=report))
         if progress:
             progress("index", 0, len(chunks))
-        index = Bm25Index([c.text for c in chunks], [c.heading for c in chunks])
+        languages = {d.source: document_language(d.text) for d in documents}
+        index = Bm25Index([c.text for c in chunks], [c.heading for c in chunks],
+                          languages=chunk_languages(documents, chunks, languages))
         if progress:
             progress("index", len(chunks), len(chunks))
     finally:
         if paused:
             gc.enable()
-    return Context(documents=list(documents), chunks=chunks, bm25=index, terms=defined_terms(documents))
+    return Context(documents=list(documents), chunks=chunks, bm25=index, terms=defined_terms(documents),
+                   languages=languages)

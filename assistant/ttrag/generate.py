@@ -245,7 +245,8 @@ def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -
 def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], *, max_tokens: int,
                   on_text: Callable[[str], None], on_retract: Callable[[str], None] = lambda text: None,
                   purpose: str = "answer", min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
-                  note: str = "", equivalents: Sequence[tuple[str, str]] = (), min_passages: int = 1) -> Reading:
+                  note: str = "", equivalents: Sequence[tuple[str, str]] = (), min_passages: int = 1,
+                  translated: str = "", language: str = "") -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
@@ -265,27 +266,40 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             (:func:`assistant.ttrag.grounding.coverage`).
         min_passages: passages never left out to fit the reader's window (the longest is cut instead):
             :func:`assistant.ttrag.window.fit_passages`.
+        translated: the question in the passages' language when it is written in another
+            (:mod:`assistant.text.language`): the answer's form, its grounding and the sentence it must
+            agree with are judged on it, and the reader sees both.
+        language: the question's language (an English name), the sentence's language when ``translated``.
 
     Returns:
         The :class:`Reading` of the passages as cut to fit (``fit``); a reply that is not grounded leaves
         nothing shown: what it streamed before that was known is sent to ``on_retract``.
     """
-    qtype = question_type(question)
-    fit = fit_read(generator, chunks, lambda cs: answer_prompt(question, cs, qtype, note=note),
-                   max_tokens=max_tokens, min_passages=min_passages)
-    request = GenerationRequest(SYSTEM, answer_prompt(question, fit.chunks, qtype, note=note),
-                                max_tokens=max_tokens, json_schema=answer_schema(qtype), purpose=purpose)
-    reading = _answer(generator, request, question, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
-                      min_coverage=min_coverage, read_before=read_before, equivalents=equivalents)
+    judged = translated or question  # the grounding's words are the passages' language's
+    qtype = question_type(judged)
+
+    def prompt_for(passages: Sequence[Chunk]) -> str:
+        return answer_prompt(question, passages, qtype, note=note, translated=translated, language=language)
+
+    fit = fit_read(generator, chunks, prompt_for, max_tokens=max_tokens, min_passages=min_passages)
+    request = GenerationRequest(SYSTEM, prompt_for(fit.chunks), max_tokens=max_tokens,
+                                json_schema=answer_schema(qtype), purpose=purpose)
+    reading = _answer(generator, request, judged, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
+                      min_coverage=min_coverage, read_before=read_before, equivalents=equivalents,
+                      across=bool(translated))
     probs = generator.boolean_probs  # the reply's first boolean is its "found" field
     return dataclasses.replace(reading, fit=fit, found_p=probs[0] if probs else None)
 
 
 def _answer(generator: Generator, request: GenerationRequest, question: str, qtype: QuestionType,
             chunks: Sequence[Chunk], *, on_text: Callable[[str], None], on_retract: Callable[[str], None],
-            min_coverage: float, read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]]) -> Reading:
-    """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``."""
+            min_coverage: float, read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]],
+            across: bool = False) -> Reading:
+    """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``; ``across``: the
+    sentence is in another language than the passages, so it need state only the short answer's numbers
+    (its words are translated)."""
     raw = ""
+    agrees = (lambda short, sentence: states_numbers(short, sentence)) if across else agree
 
     def decide(fields: dict[str, object]) -> tuple[bool, str, tuple[int, ...], str]:
         return judge(question, qtype, fields, chunks, min_coverage=min_coverage, read_before=read_before,
@@ -309,7 +323,7 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
                 if sent:  # "Imogen Tallis's phone number is not provid": withdrawn as soon as it shows
                     on_retract(sent)
                     sent = ""
-            elif len(text) > len(sent) and (sent or qtype.kind in ("yesno", "choice") or agree(decided[1], text)):
+            elif len(text) > len(sent) and (sent or qtype.kind in ("yesno", "choice") or agrees(decided[1], text)):
                 on_text(text[len(sent):])
                 sent = text
     fields = parse_reply(raw)
@@ -340,7 +354,7 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
         if sent:  # streamed while the reply looked grounded (a hedging short answer, say)
             on_retract(sent)
         return Reading(False, short, "", (), reason, raw)
-    if qtype.kind not in ("yesno", "choice") and not sent and not agree(short, sentence):
+    if qtype.kind not in ("yesno", "choice") and not sent and not agrees(short, sentence):
         # The sentence does not state the short answer (it was held back, unseen). The passage sentence that
         # states it and is about the question replaces it (the draft benchmark: "net 45 days" beside a
         # boilerplate sentence of the same clause).

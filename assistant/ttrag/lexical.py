@@ -1,8 +1,13 @@
-"""BM25 over every chunk (bm25s scoring) with Snowball stemming and English stop words.
+"""BM25 over every chunk (bm25s scoring) with Snowball stemming and stop words in each chunk's language.
 
 Tokenisation is ours rather than ``bm25s.tokenize`` because it is the slowest step of a cold question
 at 1M tokens (1.9 s of 3.5 s measured): one regex pass per chunk and a stem cache per unique word.
 Tokens follow bm25s's default pattern (``\\b\\w\\w+\\b``, lower-cased), so scores are the library's.
+
+Each chunk is stemmed with its document's language (:mod:`assistant.text.language`; PyStemmer's Snowball
+stemmers, bm25s's stop-word lists), and a query is stemmed once in each language the index holds, its
+terms pooled: a German question finds "Lieferungen" in a German letter by the stem "lieferung" and an
+English passage by the English stems of the same words.
 
 A chunk's section path (``Chunk.heading``) is a field of its own: the score is BM25 over the chunk's text
 plus ``HEADING_WEIGHT`` times BM25 over the section paths (a weighted sum of per-field scores, the simple
@@ -15,10 +20,13 @@ late?" because BM25 normalises by length.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from assistant.text.language import DEFAULT_LANGUAGE, stemmer_name
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 
@@ -30,49 +38,81 @@ _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 HEADING_WEIGHT = 1.25
 
 
+def stop_words(code: str) -> frozenset[str]:
+    """bm25s's stop words for the language ``code`` (ISO 639-1); English for a language it has none for."""
+    from bm25s import stopwords
+
+    name = {"en": "EN", "de": "GERMAN", "fr": "FRENCH", "es": "SPANISH", "it": "ITALIAN", "nl": "DUTCH",
+            "pt": "PORTUGUESE", "sv": "SWEDISH", "da": "DANISH", "no": "NORWEGIAN", "ru": "RUSSIAN"}.get(code, "EN")
+    return frozenset(getattr(stopwords, f"STOPWORDS_{name}"))
+
+
+class _Analyzer:
+    """One language's stemmer and stop words, with the ids of the words already seen in it."""
+
+    def __init__(self, code: str) -> None:
+        import Stemmer
+
+        self.stemmer: Any = Stemmer.Stemmer(stemmer_name(code))
+        self.stop = stop_words(code)
+        self.word_ids: dict[str, int] = {}  # raw word -> vocabulary id, -1 for stop words
+
+
 class Bm25Index:
     """An in-memory BM25 index of ``texts`` (chunk i = document i), with ``headings`` (one per text, ''
-    for none) as a second field weighted ``heading_weight``. Never persisted."""
+    for none) as a second field weighted ``heading_weight``, and ``languages`` (one ISO 639-1 code per
+    text; English for all when empty) choosing each text's stemmer and stop words. Never persisted."""
 
     def __init__(self, texts: Sequence[str], headings: Sequence[str] = (),
-                 heading_weight: float = HEADING_WEIGHT) -> None:
+                 heading_weight: float = HEADING_WEIGHT, languages: Sequence[str] = ()) -> None:
         import bm25s
-        import Stemmer
-        from bm25s.stopwords import STOPWORDS_EN
 
-        self._stemmer: Any = Stemmer.Stemmer("english")
-        self._stop = frozenset(STOPWORDS_EN)
-        self._word_ids: dict[str, int] = {}  # raw word -> vocabulary id, -1 for stop words
+        if languages and len(languages) != len(texts):
+            raise ValueError(f"{len(languages)} languages for {len(texts)} texts")
+        codes = list(languages) or [DEFAULT_LANGUAGE] * len(texts)
+        # the main language first: its stems are looked up first for a query
+        order = [code for code, _ in Counter(codes).most_common()] or [DEFAULT_LANGUAGE]
+        self._analyzers = {code: _Analyzer(code) for code in order}
+        self.languages = tuple(order)
         self.vocab: dict[str, int] = {}
         docs = [_TOKEN.findall(t.lower()) for t in texts]
-        self._learn(set().union(*docs))
-        ids = [self._known(words) for words in docs]
+        for code, analyzer in self._analyzers.items():
+            self._learn(analyzer, set().union(*(d for d, c in zip(docs, codes, strict=True) if c == code)))
+        ids = [self._known(self._analyzers[code], words) for words, code in zip(docs, codes, strict=True)]
         self.vocab.setdefault("", len(self.vocab))  # scores documents without tokens, as bm25s does
         self.retriever: Any = bm25s.BM25()
         self.retriever.index((ids, self.vocab), show_progress=False)
         self.size = len(texts)
         if headings and len(headings) != len(texts):
             raise ValueError(f"{len(headings)} headings for {len(texts)} texts")
-        self.headings = Bm25Index(headings) if any(headings) else None
+        self.headings = Bm25Index(headings, languages=codes) if any(headings) else None
         self.heading_weight = heading_weight
 
-    def _learn(self, words: set[str]) -> None:
+    def _learn(self, analyzer: _Analyzer, words: set[str]) -> None:
         """Stem the new ``words`` in one call to the C stemmer and give each an id (-1 for stop words)."""
-        fresh = sorted(words.difference(self._word_ids))
-        for word, stem in zip(fresh, self._stemmer.stemWords(fresh), strict=True):
-            if word in self._stop or not stem:
-                self._word_ids[word] = -1
+        fresh = sorted(words.difference(analyzer.word_ids))
+        for word, stem in zip(fresh, analyzer.stemmer.stemWords(fresh), strict=True):
+            if word in analyzer.stop or not stem:
+                analyzer.word_ids[word] = -1
             else:
-                self._word_ids[word] = self.vocab.setdefault(stem, len(self.vocab))
+                analyzer.word_ids[word] = self.vocab.setdefault(stem, len(self.vocab))
 
-    def _known(self, words: list[str]) -> list[int]:
-        ids = list(map(self._word_ids.__getitem__, words))  # every word was learnt; stop words are -1
+    @staticmethod
+    def _known(analyzer: _Analyzer, words: list[str]) -> list[int]:
+        ids = list(map(analyzer.word_ids.__getitem__, words))  # every word was learnt; stop words are -1
         return [i for i in ids if i >= 0]
 
     def _query_ids(self, query: str) -> list[int]:
+        """Vocabulary ids of the query's terms in the main language, then the further ids its words stem
+        to in the index's other languages."""
         words = _TOKEN.findall(query.lower())
-        stems = self._stemmer.stemWords(words)
-        return [self.vocab[s] for w, s in zip(words, stems, strict=True) if w not in self._stop and s in self.vocab]
+        ids: list[int] = []
+        for n, analyzer in enumerate(self._analyzers.values()):
+            stems = analyzer.stemmer.stemWords(words)
+            found = [self.vocab[s] for w, s in zip(words, stems, strict=True)
+                     if w not in analyzer.stop and s in self.vocab]
+            ids += found if n == 0 else [i for i in dict.fromkeys(found) if i not in ids]
+        return ids
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every document for ``query`` (text field only), shape (size,); zeros if no term

@@ -22,11 +22,12 @@ from assistant.models.base import (
     Generator,
 )
 from assistant.records import Answer, Chunk, Event, Hit, Progress, Retract, TokenText, TraceStep
+from assistant.text.language import language_name, question_language
 from assistant.ttrag import aliases, conditional, evidence, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.generate import Reading, cite, stream_answer
-from assistant.ttrag.rewrite import rewrite_query
+from assistant.ttrag.rewrite import rewrite_query, translate_query
 
 
 def not_found_text(n_documents: int = 1) -> str:
@@ -121,6 +122,7 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
             decision = router.route(models.generator, question)
         run.note("route", route=decision.route, target=decision.target, raw=decision.raw,
                  fallback=decision.fallback)
+    languages = (question_language(question, fallback=ctx.language), ctx.language)
     answer: _Result | None = None
     if decision.route == "needle_lookup":
         answer = _needle(ctx, question, decision.target, models, opts, run)
@@ -129,7 +131,7 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
     elif decision.route == "summarization":
         answer = _summarize(ctx, question, decision.target, models, opts, run)
     if answer is None:
-        answer = _question_answering(ctx, question, models, opts, run, carried)
+        answer = _question_answering(ctx, question, models, opts, run, carried, languages)
         route_taken = "question_answering"
     else:
         route_taken = decision.route
@@ -139,7 +141,7 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
                   sources=tuple(cite(answer.chunks, short or answer.text, question)),
                   rewrites=tuple(answer.rewrites), timings={k: round(v, 4) for k, v in run.timings.items()},
                   usage=tuple(models.generator.usage[usage_start:]), trace=tuple(run.trace),
-                  short_answer=short,
+                  short_answer=short, language=languages[0], document_language=languages[1],
                   supported_by=answer.reading.supported_by if answer.reading and answer.found else ())
 
 
@@ -164,20 +166,30 @@ def passages_read(chunks: Sequence[Chunk]) -> str:
     return f"{which} of {files}"
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """A question in another language than the documents: its ``translated`` form (the passages'
+    language) and the English name of its own ``language``, the answer's; both '' otherwise."""
+
+    translated: str = ""
+    language: str = ""
+
+
 def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunks: list[Chunk],
           attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = (), note: str = "",
-          equivalents: Sequence[tuple[str, str]] = ()) -> Reading:
+          equivalents: Sequence[tuple[str, str]] = (), asked: _Asked = _Asked()) -> Reading:
     detail = passages_read(chunks)
     if opts.evidence_tokens > 0:
         with run.stage("evidence", detail):
-            chunks = evidence.select(question, chunks, models.embedder,
+            chunks = evidence.select(asked.translated or question, chunks, models.embedder,
                                      budget=opts.evidence_tokens * len(chunks) // max(opts.ce_top_k, 1),
                                      count_tokens=models.generator.count_tokens)
     with run.stage("generate", detail):
         reading = stream_answer(models.generator, question, chunks, max_tokens=opts.max_answer_tokens,
                                 on_text=run.text, on_retract=run.retract, purpose=purpose,
                                 min_coverage=opts.min_coverage, read_before=read_before, note=note,
-                                equivalents=equivalents, min_passages=opts.ce_top_k)
+                                equivalents=equivalents, min_passages=opts.ce_top_k,
+                                translated=asked.translated, language=asked.language)
     if reading.fit is not None and reading.fit.cut:  # long passages: what the reader's window left out
         run.note("fit", attempt=attempt, window=models.generator.context_window, **reading.fit.trace())
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
@@ -192,19 +204,23 @@ def _passages_read(chunks: list[Chunk], reading: Reading) -> list[Chunk]:
 
 
 def _question_answering(ctx: Context, question: str, models: Models, opts: PipelineOptions,
-                        run: _Run, carried: Sequence[int] = ()) -> _Result:
-    """TTRAG Algorithm 1: CE top-k, answer-or-rewrite up to ``max_rewrites`` times, then top-10 fallback."""
+                        run: _Run, carried: Sequence[int] = (), languages: tuple[str, str] = ("", "")) -> _Result:
+    """TTRAG Algorithm 1: CE top-k, answer-or-rewrite up to ``max_rewrites`` times, then top-10 fallback.
+    ``languages`` (the question's, the documents'): when they differ, the search runs on the question
+    translated into the documents' language, and the reader answers in the question's."""
     pending = [m for m in (models.embedder, models.encoder) if m is not None and not m.loaded]
     if pending:  # the torch models were still loading while the router ran: the wait is its own stage
         with run.stage("load_models"):
             for model in pending:
                 model.ensure_loaded()
+    asked = _translate(question, languages, models, opts, run)
+    searched = asked.translated or question
     # a party the question names by its name ("Calder's") is searched for by its defined term too
     # ("the Supplier"), and the reader is told which term is which party
-    note = aliases.reader_note(question, ctx.terms)
-    search = aliases.search_query(question, ctx.terms)
+    note = aliases.reader_note(searched, ctx.terms)
+    search = aliases.search_query(searched, ctx.terms)
     # "Norhaven" in the question is found where the passages say "the Buyer" (the grounding's coverage)
-    equivalents = [(t.name, t.term) for t in aliases.named_in(question, ctx.terms)]
+    equivalents = [(t.name, t.term) for t in aliases.named_in(searched, ctx.terms)]
     with run.stage("prefilter"):
         original = prefilter.prefilter(ctx, search, models.embedder, shortlist=opts.shortlist,
                                        fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)
@@ -212,7 +228,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
              **({"carried": list(carried)} if carried else {}))
     candidates, query = original, search
     rewrites: list[str] = []
-    seen = {question.strip().lower()}
+    seen = {question.strip().lower(), searched.strip().lower()}
     read: set[tuple[int, ...]] = set()
     read_chunks: list[Chunk] = []
     for attempt in range(opts.max_rewrites + 1):
@@ -229,14 +245,14 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             read.add(key)
             reading = _read(run, models, opts, question, chunks, attempt,
                             read_before=[c for c in read_chunks if c not in chunks], note=note,
-                            equivalents=equivalents)
+                            equivalents=equivalents, asked=asked)
             read_chunks.extend(chunks)
             if reading.found:
                 return _Result(reading.sentence, True, _passages_read(chunks, reading), rewrites, reading)
         if attempt == opts.max_rewrites:
             break
         with run.stage("rewrite"):
-            new_query = rewrite_query(models.generator, question, query, chunks)
+            new_query = rewrite_query(models.generator, searched, query, chunks)
         # attempt n of N: the progress shows that a further search is under way, and with what
         run.note("rewrite", query=new_query, attempt=attempt + 2, attempts=opts.max_rewrites + 1)
         if not new_query or new_query.strip().lower() in seen:
@@ -256,12 +272,26 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     fallback = [h.chunk for h in original[:opts.fallback_top_k]]
     run.note("fallback", chunks=[c.id for c in fallback])
     reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
-                    note=note, equivalents=equivalents)
+                    note=note, equivalents=equivalents, asked=asked)
     if not reading.found:
         text = not_found_text(len(ctx.documents))
         run.text(text)
         return _Result(text, False, fallback[:opts.ce_top_k], rewrites, reading)
     return _Result(reading.sentence, True, _passages_read(fallback, reading), rewrites, reading)
+
+
+def _translate(question: str, languages: tuple[str, str], models: Models, opts: PipelineOptions,
+               run: _Run) -> _Asked:
+    """The question in the documents' language when it is written in another (one LLM call, traced as
+    ``translate``); an empty :class:`_Asked` when the languages agree, translation is off or the model gave
+    no translation (the question is then searched as asked)."""
+    mine, theirs = languages
+    if not opts.translate or not mine or not theirs or mine == theirs:
+        return _Asked()
+    with run.stage("translate"):
+        translated = translate_query(models.generator, question, language_name(theirs))
+    run.note("translate", language=mine, document_language=theirs, query=translated)
+    return _Asked(translated, language_name(mine)) if translated else _Asked()
 
 
 def _needle(ctx: Context, question: str, target: str, models: Models, opts: PipelineOptions,

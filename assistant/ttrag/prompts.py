@@ -79,12 +79,17 @@ _TYPE_HINTS = {
 
 
 def answer_prompt(question: str, chunks: Sequence[Chunk], qtype: QuestionType | None = None, *,
-                  note: str = "") -> str:
+                  note: str = "", translated: str = "", language: str = "") -> str:
     """Answer in JSON (docs/design.md §7, measured: containment .60 vs .33 for "answer alone or NOT
     FOUND"), with a hint of the expected answer's form and an optional ``note`` (which party a defined
-    term stands for, :mod:`assistant.ttrag.aliases`)."""
+    term stands for, :mod:`assistant.ttrag.aliases`). A question in another ``language`` than the
+    passages comes with its ``translated`` form: the short answer quotes the passages, the sentence is
+    written in the question's language."""
     hint = _TYPE_HINTS.get(qtype.kind, "") if qtype else ""
     hint += f" {note}" if note else ""
+    if translated:
+        hint += (f" The question is written in {language}; in the passages' language it reads \"{translated}\". "
+                 f"short_answer is worded as in the passages; answer is a sentence in {language}.")
     return (f"{fence(chunks)}\n"
             "Task: answer the question from the passages only. Reply in JSON: found (true if the passages "
             "answer the question), passage (the number of the passage that holds the answer), short_answer "
@@ -99,6 +104,13 @@ def rewrite_prompt(original: str, current: str, chunks: Sequence[Chunk]) -> str:
             f"Task: the passages do not fully answer the question \"{original}\". Using names, titles or "
             "facts found in the passages, write one new search query that would find the missing "
             f"information. The last query was \"{current}\". Reply with the new query only.")
+
+
+def translate_prompt(question: str, language: str) -> str:
+    """Ask for ``question`` in ``language`` (an English language name), to search documents written in it."""
+    return (f"Task: translate the question into {language}, to search documents written in {language}. Keep "
+            "names, numbers, codes and quoted words as they are. Reply with the translation only.\n"
+            f"Question: {question}")
 
 
 def route_prompt(question: str) -> str:
