@@ -398,3 +398,13 @@ def test_sources_are_the_cited_passages_numbered_in_order_with_their_own_sentenc
     assert [s.n for s in answer.sources] == sorted(marks)  # passages read but not cited are not listed
     assert "30 days" in answer.sources[0].snippet and "three (3) years" in answer.sources[1].snippet
     assert not any(s.snippet.startswith("#") or "**" in s.snippet for s in answer.sources)
+
+
+def test_a_table_whose_statements_fail_the_check_is_summarized_by_its_rows(tokenizer: object) -> None:
+    """A sheet has no running text to quote: when the model's statement is not supported, its rows are
+    shown as they stand rather than a title line alone."""
+    text = "Part | Warehouse | Units\nHinge H-20 | Bristol | 340\nBracket B-7 | Derby | 125\nValve V-3 | Hull | 58"
+    sheet = build_context([_text_doc("stock.xlsx", text)], tokenizer, chunk_tokens=60)
+    gen = ScriptedGenerator(lambda r: _points(("The table lists three columns: Part, Warehouse and Units", 1)))
+    result = summarize(sheet, SummaryRequest(), gen)
+    assert [b.text for b in result.bullets][:2] == ["Hinge H-20 | Bristol | 340", "Bracket B-7 | Derby | 125"]

@@ -97,7 +97,9 @@ def _render(bullets: Sequence[Bullet], form: Form, numbers: _Numbers) -> str:
 
 
 def _extractive(passages: Sequence[Chunk], n: int) -> list[Bullet]:
-    """The first real sentence of the first ``n`` passages that have one (supported by construction)."""
+    """The first real sentence of the first ``n`` passages that have one (supported by construction); for
+    passages without running text (a table, a list) their first lines as they stand, so that a document
+    with text never gets an empty summary."""
     out = []
     for i, c in enumerate(passages, 1):
         for s, e in sentence_spans(c.text):
@@ -107,6 +109,10 @@ def _extractive(passages: Sequence[Chunk], n: int) -> list[Bullet]:
                 break
         if len(out) >= n:
             break
+    if not out:
+        lines = ((i, re.sub(r"[#*]+", "", line).strip()) for i, c in enumerate(passages, 1)
+                 for line in c.text.splitlines())
+        out = [Bullet(line, (i,)) for i, line in lines if len(line.split()) >= 2][:n]
     return out
 
 
