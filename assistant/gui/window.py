@@ -15,6 +15,7 @@ from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
 from assistant.gui.mail_controller import ADD_ACCOUNT_HREF, ADD_ACCOUNT_LINK, MailController
 from assistant.gui.mail_sync import SyncOutcome
 from assistant.gui.privacy import PrivacyControls
+from assistant.gui.refcounts import guard_singletons
 from assistant.gui.window_layout import WindowLayout
 from assistant.mail.cache import MailCache
 from assistant.mail.pending import PendingDrafts
@@ -45,6 +46,7 @@ class MainWindow(WindowLayout):
 
     def __init__(self, store: ModelStore, *, cache: MailCache | None = None,
                  settings: QSettings | None = None) -> None:
+        guard_singletons()  # before any signal is emitted (see assistant.gui.refcounts)
         super().__init__(store, cache=cache or MailCache(max_bytes=store.settings.mail.cache_mb * MIB),
                          settings=settings or gui_settings(), pending=PendingDrafts())
         self.files = FilesController(self)
