@@ -13,7 +13,7 @@ from assistant.records import Document, Segment, TokenText
 from assistant.text.language import document_language, question_language
 from assistant.ttrag.context import Context, build_context, chunk_languages
 from assistant.ttrag.lexical import Bm25Index
-from assistant.ttrag.pipeline import Models, ask
+from assistant.ttrag.pipeline import Models, ask, not_found_text
 from assistant.ttrag.rewrite import translate_query
 
 
@@ -146,3 +146,21 @@ def test_each_part_of_a_mail_is_stemmed_in_its_own_language(tokenizer: object) -
     assert {lang for c, lang in zip(ctx.chunks, langs, strict=True) if c.start > len(body)} == {"en"}
     top = ctx.chunks[ctx.bm25.search("Lieferung", 3)[0][0]]
     assert "Lieferungen" in top.text  # the German body's inflected form, by the German stem
+
+
+def test_not_found_is_said_in_the_questions_language(ctx: Context, embedder: object, encoder: object) -> None:
+    """A German question whose answer no passage holds gets the not-found reply in German."""
+    def script(r: GenerationRequest) -> str:
+        if r.purpose == "translate":
+            return 'Translation: "Who painted the lighthouse of Skarvik?"'
+        if r.purpose == "rewrite":
+            return "painter of the Skarvik lighthouse"
+        return json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+
+    answer = ask(ctx, "Wer hat den Leuchtturm von Skarvik gemalt?", Models(ScriptedGenerator(script), embedder,
+                 encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
+    assert not answer.found and answer.language == "de"
+    assert answer.text == not_found_text(1, "de") and answer.text.startswith("Nicht im Dokument gefunden")
+    english = ask(ctx, "Who painted the lighthouse of Skarvik?", Models(ScriptedGenerator(script), embedder,
+                  encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
+    assert english.text == not_found_text(1)

@@ -29,11 +29,24 @@ from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.generate import Reading, cite, stream_answer
 from assistant.ttrag.rewrite import rewrite_query, translate_query
 
+#: The not-found reply in the languages whose questions are measured (one document, several), by ISO 639-1 code.
+NOT_FOUND = {
+    "en": ("Not found in the document: none of the passages read answers this question.",
+           "Not found in the {n} documents: none of the passages read answers this question."),
+    "de": ("Nicht im Dokument gefunden: Keine der gelesenen Passagen beantwortet diese Frage.",
+           "Nicht in den {n} Dokumenten gefunden: Keine der gelesenen Passagen beantwortet diese Frage."),
+    "fr": ("Introuvable dans le document : aucun des passages lus ne répond à cette question.",
+           "Introuvable dans les {n} documents : aucun des passages lus ne répond à cette question."),
+    "es": ("No se encuentra en el documento: ninguno de los pasajes leídos responde a esta pregunta.",
+           "No se encuentra en los {n} documentos: ninguno de los pasajes leídos responde a esta pregunta."),
+}
 
-def not_found_text(n_documents: int = 1) -> str:
-    """The answer shown when none of the passages read answers the question, naming what was searched."""
-    where = "the document" if n_documents == 1 else f"the {n_documents} documents"
-    return f"Not found in {where}: none of the passages read answers this question."
+
+def not_found_text(n_documents: int = 1, language: str = "en") -> str:
+    """The answer shown when none of the passages read answers the question, naming what was searched, in
+    the question's ``language`` (ISO 639-1) when :data:`NOT_FOUND` has it, else in English."""
+    one, several = NOT_FOUND.get(language, NOT_FOUND["en"])
+    return one if n_documents == 1 else several.format(n=n_documents)
 
 
 NOT_FOUND_TEXT = not_found_text(1)
@@ -274,7 +287,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
                     note=note, equivalents=equivalents, asked=asked)
     if not reading.found:
-        text = not_found_text(len(ctx.documents))
+        text = not_found_text(len(ctx.documents), languages[0] if asked.language else "en")
         run.text(text)
         return _Result(text, False, fallback[:opts.ce_top_k], rewrites, reading)
     return _Result(reading.sentence, True, _passages_read(fallback, reading), rewrites, reading)
