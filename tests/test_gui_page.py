@@ -78,9 +78,11 @@ def test_zoom_and_open_in_the_system_viewer(qtbot: QtBot, view: PassageView, cla
     width = shown.args[0].image.width
     bigger = click(qtbot, view, view.page.zoom_in_button)
     assert bigger.scale > shown.args[0].scale and bigger.image.width > width and bigger.highlights
-    assert view.page.zoom_label.text() == "200%"
+    step = next(z for z in page_view.ZOOMS if z > shown.args[0].scale)  # the next step above the fitted scale
+    assert view.page.zoom_label.text() == f"{step * 100:.0f}%"
     smaller = click(qtbot, view, view.page.zoom_out_button)
-    assert smaller.image.width == width
+    assert smaller.image.width < bigger.image.width and smaller.highlights
+    assert view.page.zoom_label.text() == f"{next(z for z in reversed(page_view.ZOOMS) if z < step) * 100:.0f}%"
 
     opened: list[QUrl] = []
 
@@ -93,6 +95,21 @@ def test_zoom_and_open_in_the_system_viewer(qtbot: QtBot, view: PassageView, cla
     monkeypatch.setattr(page_view, "QDesktopServices", Desktop)
     qtbot.mouseClick(view.page.open_button, Qt.MouseButton.LeftButton)
     assert [u.toString() for u in opened] == [f"file://{Path(clause.source).resolve()}#page=2"]
+
+
+def test_a_page_wider_than_the_view_is_fitted_to_its_width_until_the_person_zooms(
+        qtbot: QtBot, view: PassageView, clause: Document) -> None:
+    with qtbot.waitSignal(view.page.rendered, timeout=20000) as shown:
+        view.show_source(cited(clause), clause)
+    fitted = shown.args[0]
+    room = view.page.area.viewport().width()
+    assert fitted.image.width <= room and fitted.scale < page_view.DEFAULT_SCALE  # 150% would be wider
+    assert view.page.area.horizontalScrollBar().maximum() == 0 and fitted.highlights
+    assert view.page.zoom_label.text() == f"{fitted.scale * 100:.0f}%"
+    click(qtbot, view, view.page.zoom_in_button)
+    chosen = view.page.scale
+    after = click(qtbot, view, view.page.next_button)  # the person's zoom is kept on the next page
+    assert after.scale == chosen > fitted.scale and after.image.width > fitted.image.width
 
 
 def test_a_markdown_source_shows_its_text(qtbot: QtBot, view: PassageView, clause: Document,

@@ -114,6 +114,14 @@ def test_the_sentence_boxes_cover_its_characters_and_no_other_line(tmp_path: Pat
         assert not any(inside(box, rendered) for box in char_boxes(pdf, 2, other)), other
 
 
+def test_fit_width_lowers_the_scale_to_the_width_and_never_raises_it(tmp_path: Path) -> None:
+    pdf = clause_pdf(tmp_path / "clause.pdf")
+    fitted = render_page(pdf, 2, SENTENCE, fit_width=300)
+    assert fitted.image.width <= 300 and fitted.scale < DEFAULT_SCALE and fitted.match == "whole"
+    assert all(inside(box, fitted) for box in char_boxes(pdf, 2, SENTENCE))
+    assert render_page(pdf, 2, fit_width=5000).scale == DEFAULT_SCALE
+
+
 def test_the_image_is_yellow_inside_the_boxes_and_nowhere_else(tmp_path: Path) -> None:
     rendered = render_page(clause_pdf(tmp_path / "clause.pdf"), 2, SENTENCE)
     assert rendered.image.size == (round(612 * DEFAULT_SCALE), round(792 * DEFAULT_SCALE))
