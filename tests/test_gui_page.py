@@ -97,6 +97,22 @@ def test_zoom_and_open_in_the_system_viewer(qtbot: QtBot, view: PassageView, cla
     assert [u.toString() for u in opened] == [f"file://{Path(clause.source).resolve()}#page=2"]
 
 
+def test_open_in_viewer_says_so_when_no_viewer_starts(qtbot: QtBot, view: PassageView, clause: Document,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    with qtbot.waitSignal(view.page.rendered, timeout=20000):
+        view.show_source(cited(clause), clause)
+    assert not view.page.note.isVisible()  # the whole sentence was found: nothing to note
+
+    class NoLauncher:
+        @staticmethod
+        def openUrl(url: QUrl) -> bool:  # noqa: N802  (the Qt name it stands for)
+            return False  # as Qt on a desktop without xdg-open: "Unable to detect a launcher"
+
+    monkeypatch.setattr(page_view, "QDesktopServices", NoLauncher)
+    qtbot.mouseClick(view.page.open_button, Qt.MouseButton.LeftButton)
+    assert view.page.note.isVisible() and view.page.note.text() == "No PDF viewer could be started for this file."
+
+
 def test_a_page_wider_than_the_view_is_fitted_to_its_width_until_the_person_zooms(
         qtbot: QtBot, view: PassageView, clause: Document) -> None:
     with qtbot.waitSignal(view.page.rendered, timeout=20000) as shown:

@@ -139,6 +139,7 @@ class PageView(QWidget):
         opened = QDesktopServices.openUrl(viewer_url(self.path, self.page or 1))
         if not opened:
             self.note.setText("No PDF viewer could be started for this file.")
+            self.note.setVisible(True)  # hidden while the page had no note
         return bool(opened)
 
     def clear(self) -> None:
