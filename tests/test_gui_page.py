@@ -128,6 +128,25 @@ def test_a_page_wider_than_the_view_is_fitted_to_its_width_until_the_person_zoom
     assert after.scale == chosen > fitted.scale and after.image.width > fitted.image.width
 
 
+def test_a_page_asked_for_before_the_view_is_laid_out_is_fitted_too(qtbot: QtBot, clause: Document) -> None:
+    """As in the Ask panel: the passage view is hidden beside the answer until a source is clicked, so the page is
+    asked for before the splitter gives the view its width."""
+    from PySide6.QtWidgets import QSplitter, QTextBrowser
+
+    window = QSplitter()  # the answer beside the passage, as in the Ask panel
+    qtbot.addWidget(window)
+    window.addWidget(QTextBrowser())
+    view = PassageView()
+    window.addWidget(view)
+    window.resize(900, 800)
+    window.show()
+    assert view.isHidden()
+    with qtbot.waitSignal(view.page.rendered, timeout=20000) as shown:
+        view.show_source(cited(clause), clause)
+    assert shown.args[0].image.width <= view.page.area.viewport().width()
+    assert view.page.area.horizontalScrollBar().maximum() == 0
+
+
 def test_a_markdown_source_shows_its_text(qtbot: QtBot, view: PassageView, clause: Document,
                                           tmp_path: Path) -> None:
     notes = tmp_path / "terms.md"

@@ -60,6 +60,7 @@ class PageView(QWidget):
         self.quote = ""
         self.scale = DEFAULT_SCALE
         self.zoomed = False  # until the person zooms, a page is fitted to the view's width (never enlarged)
+        self._rendered_fit: int | None = None  # the width the page being rendered was fitted to
         self.current: RenderedPage | None = None
         self.previous_button = self._button("\u25b2 Page", "Show the page before (Ctrl+PgUp)", self.previous_page)
         self.next_button = self._button("Page \u25bc", "Show the page after (Ctrl+PgDown)", self.next_page)
@@ -168,7 +169,7 @@ class PageView(QWidget):
         scale = min((self.scale if self.zoomed else DEFAULT_SCALE) * ratio, MAX_SCALE)
         fit = None if self.zoomed else self._fit_width()
         fit_width = round(fit * ratio) if fit else None
-
+        self._rendered_fit = fit_width
         def work(emit: Emit, cancel: threading.Event) -> tuple[RenderedPage, QImage]:
             return _work(path, page, quote, scale, fit_width)
 
@@ -180,6 +181,11 @@ class PageView(QWidget):
         rendered, qimage = result
         ratio = self.devicePixelRatioF()
         qimage.setDevicePixelRatio(ratio)
+        room = None if self.zoomed else self._fit_width()
+        if room is not None and qimage.width() / ratio > room and (
+                self._rendered_fit is None or room * ratio < self._rendered_fit):
+            self._go(self.page)  # the view got narrower (or was laid out) while the page rendered: fit again
+            return
         if not self.zoomed:
             self.scale = rendered.scale / ratio
         self.current = rendered
