@@ -164,14 +164,39 @@ def _render(page: Any, quote: str, scale: float) -> tuple[Image.Image, list[High
     return image, boxes, match, chars
 
 
-def _boxes(textpage: Any, match: QuoteMatch) -> list[tuple[float, float, float, float]]:
+Rect = tuple[float, float, float, float]
+
+
+def _boxes(textpage: Any, match: QuoteMatch) -> list[Rect]:
     """PDFium's rectangles of the matched characters, one per run on a line: ``(left, bottom, right, top)``."""
     out = []
     for start, end in match.spans:
+        rects = []
         for k in range(textpage.count_rects(start, end - start)):
             left, bottom, right, top = textpage.get_rect(k)
             if right > left and top > bottom:  # generated line breaks have empty boxes
-                out.append((left, bottom, right, top))
+                rects.append((left, bottom, right, top))
+        out += line_boxes(rects)
+    return out
+
+
+def line_boxes(rects: list[Rect], *, gap: float = 0.6) -> list[Rect]:
+    """``rects`` (in reading order, ``(left, bottom, right, top)``) with each run of neighbours on one line
+    joined into one box: a rectangle joins the one before when they share at least half the height of the
+    lower one and it starts at most ``gap`` times the line's height after that one ends (a word space).
+
+    PDFium gives one rectangle per text object, and some writers (Qt's, for one) place every glyph or word
+    apart: unjoined, a sentence is outlined letter by letter."""
+    out: list[Rect] = []
+    for rect in rects:
+        if out:
+            left, bottom, right, top = out[-1]
+            shared = min(top, rect[3]) - max(bottom, rect[1])
+            height = max(top - bottom, rect[3] - rect[1])
+            if shared >= 0.5 * min(top - bottom, rect[3] - rect[1]) and left - 1 <= rect[0] <= right + gap * height:
+                out[-1] = (left, min(bottom, rect[1]), max(right, rect[2]), max(top, rect[3]))
+                continue
+        out.append(rect)
     return out
 
 
