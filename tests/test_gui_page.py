@@ -78,9 +78,11 @@ def test_zoom_and_open_in_the_system_viewer(qtbot: QtBot, view: PassageView, cla
     width = shown.args[0].image.width
     bigger = click(qtbot, view, view.page.zoom_in_button)
     assert bigger.scale > shown.args[0].scale and bigger.image.width > width and bigger.highlights
-    assert view.page.zoom_label.text() == "200%"
+    step = next(z for z in page_view.ZOOMS if z > shown.args[0].scale)  # the next step above the fitted scale
+    assert view.page.zoom_label.text() == f"{step * 100:.0f}%"
     smaller = click(qtbot, view, view.page.zoom_out_button)
-    assert smaller.image.width == width
+    assert smaller.image.width < bigger.image.width and smaller.highlights
+    assert view.page.zoom_label.text() == f"{next(z for z in reversed(page_view.ZOOMS) if z < step) * 100:.0f}%"
 
     opened: list[QUrl] = []
 
@@ -93,6 +95,56 @@ def test_zoom_and_open_in_the_system_viewer(qtbot: QtBot, view: PassageView, cla
     monkeypatch.setattr(page_view, "QDesktopServices", Desktop)
     qtbot.mouseClick(view.page.open_button, Qt.MouseButton.LeftButton)
     assert [u.toString() for u in opened] == [f"file://{Path(clause.source).resolve()}#page=2"]
+
+
+def test_open_in_viewer_says_so_when_no_viewer_starts(qtbot: QtBot, view: PassageView, clause: Document,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    with qtbot.waitSignal(view.page.rendered, timeout=20000):
+        view.show_source(cited(clause), clause)
+    assert not view.page.note.isVisible()  # the whole sentence was found: nothing to note
+
+    class NoLauncher:
+        @staticmethod
+        def openUrl(url: QUrl) -> bool:  # noqa: N802  (the Qt name it stands for)
+            return False  # as Qt on a desktop without xdg-open: "Unable to detect a launcher"
+
+    monkeypatch.setattr(page_view, "QDesktopServices", NoLauncher)
+    qtbot.mouseClick(view.page.open_button, Qt.MouseButton.LeftButton)
+    assert view.page.note.isVisible() and view.page.note.text() == "No PDF viewer could be started for this file."
+
+
+def test_a_page_wider_than_the_view_is_fitted_to_its_width_until_the_person_zooms(
+        qtbot: QtBot, view: PassageView, clause: Document) -> None:
+    with qtbot.waitSignal(view.page.rendered, timeout=20000) as shown:
+        view.show_source(cited(clause), clause)
+    fitted = shown.args[0]
+    room = view.page.area.viewport().width()
+    assert fitted.image.width <= room and fitted.scale < page_view.DEFAULT_SCALE  # 150% would be wider
+    assert view.page.area.horizontalScrollBar().maximum() == 0 and fitted.highlights
+    assert view.page.zoom_label.text() == f"{fitted.scale * 100:.0f}%"
+    click(qtbot, view, view.page.zoom_in_button)
+    chosen = view.page.scale
+    after = click(qtbot, view, view.page.next_button)  # the person's zoom is kept on the next page
+    assert after.scale == chosen > fitted.scale and after.image.width > fitted.image.width
+
+
+def test_a_page_asked_for_before_the_view_is_laid_out_is_fitted_too(qtbot: QtBot, clause: Document) -> None:
+    """As in the Ask panel: the passage view is hidden beside the answer until a source is clicked, so the page is
+    asked for before the splitter gives the view its width."""
+    from PySide6.QtWidgets import QSplitter, QTextBrowser
+
+    window = QSplitter()  # the answer beside the passage, as in the Ask panel
+    qtbot.addWidget(window)
+    window.addWidget(QTextBrowser())
+    view = PassageView()
+    window.addWidget(view)
+    window.resize(900, 800)
+    window.show()
+    assert view.isHidden()
+    with qtbot.waitSignal(view.page.rendered, timeout=20000) as shown:
+        view.show_source(cited(clause), clause)
+    assert shown.args[0].image.width <= view.page.area.viewport().width()
+    assert view.page.area.horizontalScrollBar().maximum() == 0
 
 
 def test_a_markdown_source_shows_its_text(qtbot: QtBot, view: PassageView, clause: Document,

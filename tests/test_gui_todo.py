@@ -78,3 +78,27 @@ def test_stop_leaves_the_button_ready(qtbot: QtBot, window: tuple[MainWindow, di
     w.stop_running()  # Esc: the newest task, this one
     qtbot.waitUntil(lambda: panel.find_button.isEnabled(), timeout=10000)
     assert panel.items.count() == 0
+
+
+def test_without_an_account_finding_nothing_offers_to_add_one(qtbot: QtBot, user_dirs: Path) -> None:
+    from assistant.accounts import Account, add_account
+    from assistant.gui.todo_panel import NO_ACCOUNT
+
+    store = ModelStore(Settings())
+    store._generator = ScriptedGenerator(script)
+    w = MainWindow(store, cache=MailCache())
+    qtbot.addWidget(w)
+    panel = w.todo_panel
+    assert not panel.has_accounts
+    panel.find_button.click()
+    qtbot.waitUntil(lambda: not panel.busy and panel.find_button.isEnabled(), timeout=10000)
+    assert panel.status.text() == NO_ACCOUNT and "add one" in panel.status.text()
+    w.todo_panel.add_account_requested.disconnect()  # the account dialog would wait for a person
+    with qtbot.waitSignal(panel.add_account_requested, timeout=1000):
+        panel.status.linkActivated.emit("add-account")
+    add_account(Account("me", "imap.example.org", "me@example.org", folders=("INBOX",)))
+    w.reload_accounts()
+    assert panel.has_accounts and panel.status.text() == ""
+    panel.find_button.click()
+    qtbot.waitUntil(lambda: not panel.busy and panel.find_button.isEnabled(), timeout=10000)
+    assert panel.status.text() == "No recent messages here; sync, or pick another folder."

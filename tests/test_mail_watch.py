@@ -303,7 +303,7 @@ def test_the_tray_path_tells_by_the_tray_and_its_click_asks(qtbot: object, user_
     assert notifier.tray is not None
     notifier.tray.messageClicked.emit()
     assert asked == [quote]
-    assert notification_text(quote, 2) == ("New mail from Bob", "Quote\n\U0001F4CE q.pdf (2 KB), a.txt (10 bytes)\n"
+    assert notification_text(quote, 2) == ("New mail from Bob", "Quote\nAttached: q.pdf (2 KB), a.txt (10 bytes)\n"
                                                                "and 2 more new messages with attachments")
     notifier.close()
 

@@ -11,7 +11,7 @@ from conftest import shared_data
 from pdfgen import CLAUSE, Text, drawn_pdf
 
 from assistant.documents import extract
-from assistant.documents.pdfpage import DEFAULT_SCALE, RenderedPage, cited_place, render_page
+from assistant.documents.pdfpage import DEFAULT_SCALE, RenderedPage, cited_place, line_boxes, render_page
 from assistant.documents.quote import find_quote
 from assistant.errors import InputError, PasswordRequired
 from assistant.records import Source
@@ -112,6 +112,25 @@ def test_the_sentence_boxes_cover_its_characters_and_no_other_line(tmp_path: Pat
     # the words before it on its first line and the lines around it are not marked
     for other in ("address named in the order.", CLAUSE[1], "Article 4 - Delivery"):
         assert not any(inside(box, rendered) for box in char_boxes(pdf, 2, other)), other
+
+
+def test_runs_placed_glyph_by_glyph_are_joined_into_one_box_per_line() -> None:
+    """As PDFium reports a line whose writer placed every glyph apart (Qt's PDF writer): one box per glyph."""
+    first = [(72.0 + 6 * k, 700.0, 77.5 + 6 * k, 711.0) for k in range(10)]  # touching glyphs
+    word_space = [(134.0, 700.2, 170.0, 711.0)]  # 2.5 pt after the last glyph
+    next_line = [(72.0, 684.0, 120.0, 695.0)]  # starts left again, one line down
+    far = [(400.0, 684.0, 420.0, 695.0)]  # another column on that line
+    assert line_boxes(first + word_space + next_line + far) == [
+        (72.0, 700.0, 170.0, 711.0), (72.0, 684.0, 120.0, 695.0), (400.0, 684.0, 420.0, 695.0)]
+    assert line_boxes([]) == []
+
+
+def test_fit_width_lowers_the_scale_to_the_width_and_never_raises_it(tmp_path: Path) -> None:
+    pdf = clause_pdf(tmp_path / "clause.pdf")
+    fitted = render_page(pdf, 2, SENTENCE, fit_width=300)
+    assert fitted.image.width <= 300 and fitted.scale < DEFAULT_SCALE and fitted.match == "whole"
+    assert all(inside(box, fitted) for box in char_boxes(pdf, 2, SENTENCE))
+    assert render_page(pdf, 2, fit_width=5000).scale == DEFAULT_SCALE
 
 
 def test_the_image_is_yellow_inside_the_boxes_and_nowhere_else(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
 DEFAULT_SCALE = 1.5  # 108 dpi: a US-letter page is 918 x 1188 pixels
+MIN_SCALE = 0.25  # 18 dpi: the least a page is fitted down to
 MAX_SCALE = 8.0  # 576 dpi: a US-letter page is 4,896 x 6,336 pixels (93 MB as RGB)
 FILL = (255, 214, 0, 100)  # RGBA: translucent yellow, the text stays readable through it
 BORDER = (214, 140, 0, 255)
@@ -89,7 +90,7 @@ def cited_place(source: Source, document: Document | None) -> tuple[int | None, 
 
 
 def render_page(path: str | Path, page: int, quote: str = "", *, scale: float = DEFAULT_SCALE,
-                password: str | None = None) -> RenderedPage:
+                fit_width: int | None = None, password: str | None = None) -> RenderedPage:
     """Render page ``page`` (1-based) of the PDF at ``path`` with ``quote``'s characters highlighted.
 
     Args:
@@ -97,6 +98,8 @@ def render_page(path: str | Path, page: int, quote: str = "", *, scale: float = 
         page: 1-based page number.
         quote: the text to highlight ('' for none); see :func:`~assistant.documents.quote.find_quote`.
         scale: pixels per point (1.0 is 72 dpi).
+        fit_width: when given, ``scale`` is lowered (never raised) so the image is at most this many pixels
+            wide (down to :data:`MIN_SCALE`); the scale used is the result's ``scale``.
         password: the user password of a protected PDF.
 
     Raises:
@@ -115,7 +118,10 @@ def render_page(path: str | Path, page: int, quote: str = "", *, scale: float = 
             if not 1 <= page <= pages:
                 raise InputError(name, f"has no page {page}: it has {pages} page{'s' if pages != 1 else ''}")
             _init_forms(pdf)
-            image, boxes, match, chars = _render(pdf[page - 1], quote, scale)
+            shown = pdf[page - 1]
+            if fit_width is not None:
+                scale = max(MIN_SCALE, min(scale, fit_width / max(1.0, shown.get_width())))
+            image, boxes, match, chars = _render(shown, quote, scale)
         finally:
             pdf.close()
     highlights = tuple(boxes)
@@ -158,14 +164,39 @@ def _render(page: Any, quote: str, scale: float) -> tuple[Image.Image, list[High
     return image, boxes, match, chars
 
 
-def _boxes(textpage: Any, match: QuoteMatch) -> list[tuple[float, float, float, float]]:
+Rect = tuple[float, float, float, float]
+
+
+def _boxes(textpage: Any, match: QuoteMatch) -> list[Rect]:
     """PDFium's rectangles of the matched characters, one per run on a line: ``(left, bottom, right, top)``."""
     out = []
     for start, end in match.spans:
+        rects = []
         for k in range(textpage.count_rects(start, end - start)):
             left, bottom, right, top = textpage.get_rect(k)
             if right > left and top > bottom:  # generated line breaks have empty boxes
-                out.append((left, bottom, right, top))
+                rects.append((left, bottom, right, top))
+        out += line_boxes(rects)
+    return out
+
+
+def line_boxes(rects: list[Rect], *, gap: float = 0.6) -> list[Rect]:
+    """``rects`` (in reading order, ``(left, bottom, right, top)``) with each run of neighbours on one line
+    joined into one box: a rectangle joins the one before when they share at least half the height of the
+    lower one and it starts at most ``gap`` times the line's height after that one ends (a word space).
+
+    PDFium gives one rectangle per text object, and some writers (Qt's, for one) place every glyph or word
+    apart: unjoined, a sentence is outlined letter by letter."""
+    out: list[Rect] = []
+    for rect in rects:
+        if out:
+            left, bottom, right, top = out[-1]
+            shared = min(top, rect[3]) - max(bottom, rect[1])
+            height = max(top - bottom, rect[3] - rect[1])
+            if shared >= 0.5 * min(top - bottom, rect[3] - rect[1]) and left - 1 <= rect[0] <= right + gap * height:
+                out[-1] = (left, min(bottom, rect[1]), max(right, rect[2]), max(top, rect[3]))
+                continue
+        out.append(rect)
     return out
 
 

@@ -29,12 +29,13 @@ def with_attachments(messages: list[NewMessage]) -> list[NewMessage]:
 
 
 def notification_text(message: NewMessage, more: int = 0, gist: Gist | None = None) -> tuple[str, str]:
-    """Title and body for ``message``: ``New mail from SENDER`` / the subject, then each attachment's name and
-    size, then the attachments' ``gist`` line when there is one, then ``and N more new messages with
+    """Title and body for ``message``: ``New mail from SENDER`` / the subject, then ``Attached:`` each attachment's
+    name and size, then the attachments' ``gist`` line when there is one, then ``and N more new messages with
     attachments`` when ``more``."""
     title = f"New mail from {message.sender or '(unknown sender)'}"
     files = ", ".join(f"{name} ({size_text(size)})" for name, size in message.attachments)
-    body = f"{message.subject or '(no subject)'}\n\U0001F4CE {files}"
+    # a word, not a paperclip emoji: that is an empty box on a desktop without an emoji font
+    body = f"{message.subject or '(no subject)'}\nAttached: {files}"
     if gist is not None and gist.text:
         body += f"\n{gist.text}"
     if more:

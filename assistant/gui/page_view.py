@@ -1,5 +1,6 @@
-"""Page view: a cited PDF page as the person saw it, the cited sentence highlighted; zoom, the pages
-before and after for context, and the file opened in the system's PDF viewer at that page.
+"""Page view: a cited PDF page as the person saw it, the cited sentence highlighted, fitted to the view's width
+until the person zooms; zoom, the pages before and after for context, and the file opened in the system's PDF
+viewer at that page.
 
 Pages are rendered on a background thread (:class:`~assistant.gui.tasks.TaskRunner`, one key: a page asked
 for while another renders replaces it, and the one replaced is never shown); the image comes back as a
@@ -20,6 +21,7 @@ from assistant.gui.tasks import Emit, TaskRunner
 
 #: Zoom steps, in pixels per PDF point (1.0 is 72 dpi).
 ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
+MIN_FIT_WIDTH = 120  # pixels: a narrower view is not laid out yet, and a page is not fitted to it
 
 
 def viewer_url(path: str, page: int) -> QUrl:
@@ -29,9 +31,9 @@ def viewer_url(path: str, page: int) -> QUrl:
     return url
 
 
-def _work(path: str, page: int, quote: str, scale: float) -> tuple[RenderedPage, QImage]:
+def _work(path: str, page: int, quote: str, scale: float, fit_width: int | None) -> tuple[RenderedPage, QImage]:
     """The page and its image as a ``QImage`` (background thread: no widget is touched)."""
-    rendered = render_page(path, page, quote, scale=scale)
+    rendered = render_page(path, page, quote, scale=scale, fit_width=fit_width)
     image = rendered.image
     data = image.tobytes("raw", "RGB")
     qimage = QImage(data, image.width, image.height, 3 * image.width, QImage.Format.Format_RGB888).copy()
@@ -57,6 +59,8 @@ class PageView(QWidget):
         self.cited_page = 0
         self.quote = ""
         self.scale = DEFAULT_SCALE
+        self.zoomed = False  # until the person zooms, a page is fitted to the view's width (never enlarged)
+        self._rendered_fit: int | None = None  # the width the page being rendered was fitted to
         self.current: RenderedPage | None = None
         self.previous_button = self._button("\u25b2 Page", "Show the page before (Ctrl+PgUp)", self.previous_page)
         self.next_button = self._button("Page \u25bc", "Show the page after (Ctrl+PgDown)", self.next_page)
@@ -136,6 +140,7 @@ class PageView(QWidget):
         opened = QDesktopServices.openUrl(viewer_url(self.path, self.page or 1))
         if not opened:
             self.note.setText("No PDF viewer could be started for this file.")
+            self.note.setVisible(True)  # hidden while the page had no note
         return bool(opened)
 
     def clear(self) -> None:
@@ -152,7 +157,7 @@ class PageView(QWidget):
 
     def _zoom(self, scale: float) -> None:
         if scale != self.scale:
-            self.scale = scale
+            self.scale, self.zoomed = scale, True
             if self.path:
                 self._go(self.page)
             self._update_controls()
@@ -161,10 +166,12 @@ class PageView(QWidget):
         self.page = page
         path, quote = self.path, self.quote if page == self.cited_page else ""
         ratio = self.devicePixelRatioF()  # crisp on high-density screens: render the screen's pixels
-        scale = min(self.scale * ratio, MAX_SCALE)
-
+        scale = min((self.scale if self.zoomed else DEFAULT_SCALE) * ratio, MAX_SCALE)
+        fit = None if self.zoomed else self._fit_width()
+        fit_width = round(fit * ratio) if fit else None
+        self._rendered_fit = fit_width
         def work(emit: Emit, cancel: threading.Event) -> tuple[RenderedPage, QImage]:
-            return _work(path, page, quote, scale)
+            return _work(path, page, quote, scale, fit_width)
 
         self._update_controls()
         self.page_label.setText(f"{self.page_label.text()} \u2026")  # rendering (the note below would jump)
@@ -174,6 +181,13 @@ class PageView(QWidget):
         rendered, qimage = result
         ratio = self.devicePixelRatioF()
         qimage.setDevicePixelRatio(ratio)
+        room = None if self.zoomed else self._fit_width()
+        if room is not None and qimage.width() / ratio > room and (
+                self._rendered_fit is None or room * ratio < self._rendered_fit):
+            self._go(self.page)  # the view got narrower (or was laid out) while the page rendered: fit again
+            return
+        if not self.zoomed:
+            self.scale = rendered.scale / ratio
         self.current = rendered
         self.pages = rendered.pages
         self.image.setPixmap(QPixmap.fromImage(qimage))
@@ -189,6 +203,11 @@ class PageView(QWidget):
             self.area.verticalScrollBar().setValue(0)
         self._update_controls()
         self.rendered.emit(rendered)
+
+    def _fit_width(self) -> int | None:
+        """The width a page may take without a horizontal scroll bar (None before the view is laid out)."""
+        width = self.area.viewport().width() - self.area.verticalScrollBar().sizeHint().width()
+        return width if self.area.isVisible() and width >= MIN_FIT_WIDTH else None
 
     def _failed(self, exc: BaseException) -> None:
         self.current = None

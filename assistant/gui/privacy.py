@@ -27,6 +27,7 @@ from assistant.config import update_settings_file
 from assistant.errors import AssistantError
 from assistant.gui.confirm import confirm_remove
 from assistant.netlog import Connection, LoggedConnection, human_bytes
+from assistant.text.plural import count_of
 
 OFFLINE_TIP = ("Offline mode refuses every connection to another machine, at the lowest level, for any part of "
                "the app: mail sync, model downloads, sign-in, a reader server elsewhere. Open files, questions, "
@@ -83,8 +84,8 @@ def activity_sentence(name: str, label: str) -> str:
     outside = [c for c in act.connections if not c.loopback]
     listed = "; ".join(f"{c.describe()}{'' if not c.loopback else ' (this computer)'}" for c in act.connections[:5])
     more = f" and {len(act.connections) - 5} more" if len(act.connections) > 5 else ""
-    return (f"During your last {label}: {len(act.connections)} connection(s), {len(outside)} to other machines: "
-            f"{listed}{more}.")
+    return (f"During your last {label}: {count_of(len(act.connections), 'connection')}, {len(outside) or 'none'} "
+            f"to other machines: {listed}{more}.")
 
 
 def _row(c: LoggedConnection, live: dict[str, Connection]) -> list[str]:
@@ -145,7 +146,8 @@ class PrivacyDialog(QDialog):
             for col, text in enumerate(_row(entry, live)):
                 self.table.setItem(r, col, QTableWidgetItem(text))
         outside = sum(not e.loopback for e in entries)
-        self.where.setText(f"{len(entries)} connection(s) logged, {outside} to other machines (newest first). Every "
+        self.where.setText(f"{count_of(len(entries), 'connection')} logged, {outside or 'none'} to other machines "
+                           "(newest first). Every "
                            f"connection is logged: when, host, port, purpose and bytes, never content or passwords; "
                            f"the last {log.max_days:g} days are kept, in {log.path}.")
 

@@ -3,6 +3,7 @@ asked, by whom, any date and the sentence it comes from; Open shows the message,
 
 from __future__ import annotations
 
+import html
 import threading
 from collections.abc import Callable
 
@@ -17,6 +18,9 @@ from assistant.text.plural import count_of
 from assistant.ttrag.compute.requests import Reading, Request, find_requests
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+ADD_ACCOUNT_HREF = "add-account"
+NO_ACCOUNT = (f"No mail account is set up yet: <a href='{ADD_ACCOUNT_HREF}'>add one</a> (File \u2192 Add account) "
+              "to find the messages that need your reply.")
 Where = Callable[[], tuple[str | None, str | None]]  # the shown (account, folder); None: all
 
 
@@ -42,15 +46,19 @@ def item_text(request: Request, found: CachedMessage) -> str:
 
 class TodoPanel(QWidget):
     """Find (in the background, stopped from the status bar or with Esc), then the list; emits
-    ``open_requested(ID)`` and ``draft_requested(ID)`` with the message's ``ACCOUNT:FOLDER:UID``."""
+    ``open_requested(ID)`` and ``draft_requested(ID)`` with the message's ``ACCOUNT:FOLDER:UID``, and
+    ``add_account_requested()`` when the person follows the "add one" link shown while no account is set up
+    (:meth:`set_has_accounts`)."""
 
     open_requested = Signal(str)
     draft_requested = Signal(str)
+    add_account_requested = Signal()
 
     def __init__(self, runner: TaskRunner, store: Callable[[], ModelStore], cache: MailCache, where: Where,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.runner, self.store, self.cache, self.where = runner, store, cache, where
+        self.has_accounts = True
         self.about = QLabel(f"Messages of the last {DEFAULT_DAYS} days (or new since the last sync) in the shown "
                             "folder that ask something of you. Each line cites the sentence it comes from.")
         self.about.setWordWrap(True)
@@ -72,6 +80,8 @@ class TodoPanel(QWidget):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setAccessibleName("Needs reply status")
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        self.status.linkActivated.connect(lambda _href: self.add_account_requested.emit())
         buttons = QHBoxLayout()
         for b in (self.find_button, self.open_button, self.draft_button):
             buttons.addWidget(b)
@@ -97,6 +107,12 @@ class TodoPanel(QWidget):
         message_id = self.current_id()
         if message_id is not None:
             signal.emit(message_id)
+
+    def set_has_accounts(self, has: bool) -> None:
+        """Whether a mail account is set up: without one, finding nothing says so and offers to add one."""
+        self.has_accounts = has
+        if has and self.status.text() == NO_ACCOUNT:
+            self.status.clear()
 
     def _update_buttons(self) -> None:
         chosen = self.items.currentItem() is not None
@@ -135,10 +151,11 @@ class TodoPanel(QWidget):
         aside = f"; {count_of(skipped, 'list or notification', 'lists or notifications')} skipped" if skipped else ""
         verb = "asks" if self.items.count() == 1 else "ask"
         self.status.setText(f"{count_of(self.items.count(), 'message')} of {len(readings)} {verb} something of "
-                            f"you{aside}." if readings else "No recent messages here; sync, or pick another folder.")
+                            f"you{aside}." if readings else "No recent messages here; sync, or pick another folder."
+                            if self.has_accounts else NO_ACCOUNT)
         if self.items.count():
             self.items.setCurrentRow(0)
         self._update_buttons()
 
     def _failed(self, exc: BaseException) -> None:
-        self.status.setText(f"Could not look through the messages: {exc}")
+        self.status.setText(f"Could not look through the messages: {html.escape(str(exc))}")

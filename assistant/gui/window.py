@@ -74,6 +74,8 @@ class MainWindow(WindowLayout):
         self.watch_action.triggered.connect(mail.set_watching)
         files.changed.connect(self.show_status)
         mail.accounts_changed.connect(self.show_status)
+        mail.accounts_changed.connect(lambda: self.todo_panel.set_has_accounts(mail.has_accounts))
+        self.todo_panel.add_account_requested.connect(mail.add_account)
         self.notice.linkActivated.connect(self._notice_link)
         self.todo_panel.open_requested.connect(self.open_message_id)
         self.todo_panel.draft_requested.connect(self.draft_message_id)
