@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import ScriptedGenerator
 
+from assistant.accounts import Account, add_account
 from assistant.cli import main
 from assistant.documents.mime.parse import parse_message
 from assistant.errors import Cancelled
@@ -157,6 +158,9 @@ def test_mail_todo_command(data_root: Path, user_dirs: Path, monkeypatch: pytest
     assert [(r["id"], r["quote"], r["due"]) for r in rows] == [
         (ids["written/w01.eml"], None, "Friday 27 November"),
         (ids["emails/cpython_email/msg_01.txt"], "Do you like this message?", None)]
+    assert main(["mail", "todo"]) == 0  # nothing dated within the last 7 days, and no account to sync
+    assert "No mail account is set up: add one with `assistant mail add ADDRESS`" in capsys.readouterr().out
+    add_account(Account("work", "imap.example.org", "me@example.org"))
     assert main(["mail", "todo"]) == 0  # nothing dated within the last 7 days, and no sync brought anything new
     assert "No recent messages" in capsys.readouterr().out
 

@@ -39,6 +39,7 @@ def add_todo_command(m: argparse._SubParsersAction) -> None:
 
 
 def mail_todo(args: argparse.Namespace) -> int:
+    from assistant.accounts import load_accounts
     from assistant.config import ModelSettings, load_settings
     from assistant.progress import TerminalRenderer
     from assistant.service import ModelStore
@@ -50,8 +51,12 @@ def mail_todo(args: argparse.Namespace) -> int:
     found = recent_messages(cache, account=args.account, folder=args.folder, days=None if args.all else args.days,
                             limit=args.limit)
     if not found:
-        print("No recent messages in the local cache. Fetch mail with `assistant mail sync`, or look further "
-              "back with --days N or --all.")
+        if not load_accounts():
+            print("No mail account is set up: add one with `assistant mail add ADDRESS`, then fetch your mail "
+                  "with `assistant mail sync`.")
+        else:
+            print("No recent messages in the local cache. Fetch mail with `assistant mail sync`, or look further "
+                  "back with --days N or --all.")
         return 0
     renderer = TerminalRenderer(stream_tokens=False)
     try:
