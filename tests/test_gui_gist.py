@@ -137,7 +137,9 @@ def test_the_app_shows_the_gist_of_new_mail_from_a_real_server(
     try:
         server_client.append(folder, with_attachment("Quote for the roof", REPORT.encode(),  # type: ignore
                                                      "quote.txt"))
-        qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=30000)  # type: ignore[attr-defined]
+        # generous: late in a full run the sync that follows IDLE's wake waits behind other work
+        qtbot.waitUntil(lambda: 2 in window.cache.uids("test", folder), timeout=120000)  # type: ignore
+        qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=120000)  # type: ignore[attr-defined]
         qtbot.waitUntil(lambda: bool(ready), timeout=300000)  # type: ignore[attr-defined]
     finally:
         window.mail_watch.stop(wait_s=5)
