@@ -28,10 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from assistant.documents.mime.parse import parse_message
-from assistant.mail.cache import CachedRef, FolderState, MailCache
+from assistant.mail.cache import CachedRef, MailCache
 from assistant.mail.gists import Gist, load_gist
 from assistant.mail.threads import group_threads, headers_of
+from assistant.mail.todo import cached_messages
 from assistant.records import Message
 
 COLUMNS = ("\u25CF", "+", "From", "Subject", "Date")  # new, attachments: narrow marks, named in tooltips
@@ -54,18 +54,8 @@ class MessageRow:
 
 def load_rows(cache: MailCache, account: str | None = None, folder: str | None = None) -> list[MessageRow]:
     """Parse every cached message (of one account/folder), newest first. Runs off the GUI thread."""
-    states: dict[tuple[str, str], FolderState | None] = {}
-    rows = []
-    for ref in cache.refs(account):
-        if folder is not None and ref.folder != folder:
-            continue
-        raw = cache.get(ref)
-        if raw is None:
-            continue
-        state = states.setdefault((ref.account, ref.folder), cache.state(ref.account, ref.folder))
-        message = parse_message(raw)
-        rows.append(MessageRow(ref, message, bool(state and ref.uid > state.previous_uid),
-                               load_gist(cache, ref) if message.attachments else None))
+    rows = [MessageRow(m.ref, m.message, m.new, load_gist(cache, m.ref) if m.message.attachments else None)
+            for m in cached_messages(cache, account, folder)]
     rows.sort(key=lambda r: (r.message.date.timestamp() if r.message.date else 0.0, r.ref.uid), reverse=True)
     return rows
 

@@ -76,14 +76,16 @@ def recent_messages(cache: MailCache, *, account: str | None = None, folder: str
         now: the time ``days`` counts back from (default: now, UTC).
     """
     since = (now or datetime.now(UTC)) - timedelta(days=days) if days is not None else None
-    found = [m for m in _parsed(cache, account, folder)
+    found = [m for m in cached_messages(cache, account, folder)
              if since is None or m.new or (m.message.date is not None and _aware(m.message.date) >= since)]
     found.sort(key=lambda m: (_aware(m.message.date).timestamp() if m.message.date else 0.0, m.ref.uid),
                reverse=True)
     return found[:limit] if limit else found
 
 
-def _parsed(cache: MailCache, account: str | None, folder: str | None) -> Iterator[CachedMessage]:
+def cached_messages(cache: MailCache, account: str | None = None,
+                    folder: str | None = None) -> Iterator[CachedMessage]:
+    """Every cached message (of one account/folder) parsed, with whether the latest sync brought it."""
     states: dict[tuple[str, str], FolderState | None] = {}
     for ref in cache.refs(account):
         if folder is not None and ref.folder != folder:
