@@ -77,3 +77,31 @@ def test_missing_folder_and_unreadable(tmp_path: Path) -> None:
         extract(tmp_path / "absent.md")
     with pytest.raises(InputError, match="is a folder"):
         extract(tmp_path)
+
+
+FIRST_USE_FROM_THREADS = """
+import threading
+from assistant.documents.base import supported_suffixes
+barrier = threading.Barrier(8)
+seen = []
+def first_use():
+    barrier.wait()
+    seen.append(tuple(supported_suffixes()))
+threads = [threading.Thread(target=first_use) for _ in range(8)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(len(set(seen)), all('.txt' in s and '.pdf' in s for s in seen))
+"""
+
+
+def test_threads_that_first_ask_for_the_readers_together_all_get_every_reader() -> None:
+    # The new-mail gist and the Ask panel open the same message at once: a .txt attachment was once called
+    # "unsupported: text/plain" because one thread saw the reader registry while another was filling it.
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", FIRST_USE_FROM_THREADS], capture_output=True, text=True,
+                         timeout=120, cwd=Path(__file__).resolve().parent.parent, check=True).stdout.split()
+    assert out == ["1", "True"]  # one and the same registry for all eight threads, holding .txt and .pdf

@@ -113,6 +113,29 @@ def test_idle_sees_a_message_from_another_connection(mail_account: Account, dove
         assert source.idle_until(threading.Event(), 0.2, tick_s=0.2) is False
 
 
+def test_idle_sees_a_message_that_arrives_between_its_noop_and_idle(mail_account: Account, dovecot: object,
+                                                                   server_client: object) -> None:
+    # The race a new-mail test in CI lost: the message lands after the NOOP before IDLE, Dovecot sends
+    # "+ idling" and "* 2 EXISTS" together, and one read takes both; polling the socket then never wakes.
+    account = folder_account(mail_account, server_client, 1)
+    folder = account.folders[0]
+    with ImapSource(account, dovecot.password) as source:  # type: ignore[attr-defined]
+        source.select(folder)
+        client = source.client
+        real_noop = client.noop
+
+        def noop_then_new_mail() -> object:
+            answer = real_noop()
+            server_client.append(folder, message(8))  # type: ignore[attr-defined]
+            time.sleep(0.3)  # the server has it before IDLE begins
+            return answer
+
+        client.noop = noop_then_new_mail  # type: ignore[method-assign]
+        t0 = time.monotonic()
+        assert source.idle_until(threading.Event(), 30, tick_s=1.0) is True
+        assert time.monotonic() - t0 < 15  # woken by the message, not by the 30 s timeout
+
+
 def test_watch_syncs_new_mail_and_reconnects(mail_account: Account, dovecot: object, server_client: object,
                                              user_dirs: Path) -> None:
     account = folder_account(mail_account, server_client, 2)

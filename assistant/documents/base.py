@@ -64,6 +64,7 @@ class Extractor(ABC):
 
 _REGISTRY: dict[str, Extractor] = {}
 _BUILTIN_LOADED = False
+_BUILTIN_LOCK = threading.RLock()  # re-entrant: an extractor module may ask while it is imported
 
 
 def register(extractor: Extractor) -> Extractor:
@@ -80,9 +81,15 @@ def supported_suffixes() -> list[str]:
 
 
 def _load_builtin() -> None:
+    """Import the built-in extractors (they register themselves), once. Threads that ask at the same time (the
+    gist of a new message and the Ask panel opening it) wait for all of them: a flag set before the imports
+    ended once let a second thread see half the registry and call a .txt attachment unsupported."""
     global _BUILTIN_LOADED
-    if not _BUILTIN_LOADED:
-        _BUILTIN_LOADED = True
+    if _BUILTIN_LOADED:
+        return
+    with _BUILTIN_LOCK:
+        if _BUILTIN_LOADED:
+            return
         from assistant.documents import (  # noqa: F401  (they register themselves)
             archive,
             docx,
@@ -99,6 +106,7 @@ def _load_builtin() -> None:
             tnef,
             word97,
         )
+        _BUILTIN_LOADED = True
 
 
 @dataclass

@@ -29,6 +29,7 @@ from typing import Any
 
 import imapclient
 import imapclient.exceptions as imap_errors
+from imapclient.response_parser import parse_response
 
 from assistant import netguard
 from assistant.accounts import Account
@@ -527,7 +528,7 @@ class ImapSource:
                         break
                     wait = min(tick_s, left)
                     began = time.monotonic()
-                    seen = self.client.idle_check(timeout=wait)
+                    seen = self._buffered_lines() or self.client.idle_check(timeout=wait)
                     changed = _changed(seen)
                     # imapclient answers a closed connection (EOF) with an empty list at once, every time:
                     # the socket polls readable but holds no line. EOF_WAKES such wakes in a row are a lost
@@ -541,6 +542,24 @@ class ImapSource:
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise self._lost(exc) from exc
         return changed or _changed(late)
+
+    def _buffered_lines(self) -> list[Any]:
+        """Untagged responses (parsed as ``idle_check`` parses them) that already wait in this process.
+
+        imapclient's ``idle_check`` polls the socket, so it never sees lines that an earlier read pulled into
+        imaplib's buffered reader or the TLS layer: Dovecot answers an IDLE that begins just after new mail
+        arrived with ``+ idling`` and ``* 3 EXISTS`` in one packet, the read of ``+ idling`` took both, and
+        the new message waited for the 10-minute refresh (the symptom of imapclient issue #150).
+        """
+        imap = getattr(self._client, "_imap", None)
+        lines: list[Any] = []
+        while imap is not None and _buffered(imap):
+            line = imap._get_line()
+            if line.startswith((b"* OK ", b"* NO ")):
+                lines.append(tuple(line[2:].split(b" ", 1)))
+            elif line.startswith(b"* "):
+                lines.append(tuple(parse_response([line[2:]])))
+        return lines
 
     def _pending_change(self) -> bool:
         """Whether a reply to an earlier command carried an unsolicited EXISTS, EXPUNGE, RECENT or VANISHED
@@ -565,6 +584,21 @@ class ImapSource:
             self.client.noop()
         except (OSError, imap_errors.IMAPClientError) as exc:
             raise self._lost(exc) from exc
+
+
+def _buffered(imap: Any) -> bool:
+    """Whether imaplib's reader (or the TLS layer under it) holds received bytes not yet read; never waits."""
+    reader, sock = getattr(imap, "file", None), getattr(imap, "sock", None)
+    if reader is None or sock is None:
+        return False
+    timeout = sock.gettimeout()
+    sock.settimeout(0.0)
+    try:
+        return bool(reader.peek(1))
+    except (ssl.SSLWantReadError, BlockingIOError, TimeoutError):
+        return False
+    finally:
+        sock.settimeout(timeout)
 
 
 def _changed(responses: Iterable[Any]) -> bool:
