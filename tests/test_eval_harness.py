@@ -214,3 +214,33 @@ def test_the_sample_contract_is_scored_by_half(tmp_path: Path) -> None:
     dev = {q.id for q in scored_questions(task, 100, half="dev")}
     test = {q.id for q in scored_questions(task, 100, half="test")}
     assert dev and test and not dev & test and dev | test == every
+
+
+def test_variations_parse_to_typed_options_and_refuse_what_is_not_one() -> None:
+    from assistant.eval.ablation import parse_variations
+
+    assert parse_variations(["max_rewrites=1,0", "router=false", "min_coverage=0"]) == {
+        "max_rewrites=1": {"max_rewrites": 1}, "max_rewrites=0": {"max_rewrites": 0},
+        "router=false": {"router": False}, "min_coverage=0": {"min_coverage": 0.0}}
+    for bad, why in (("max_rewrites", "OPTION=VALUE"), ("rewrites=1", "no pipeline option 'rewrites'"),
+                     ("router=maybe", "not true or false"), ("max_rewrites=two", "not a int")):
+        with pytest.raises(ValueError, match=why):
+            parse_variations([bad])
+
+
+def test_ablation_rows_score_each_variation_against_the_full_pipeline_question_by_question() -> None:
+    from assistant.eval.ablation import ablation_table
+    from assistant.eval.answers import Outcome
+
+    def outcome(contained: float, found: bool, answerable: bool, llm_s: float) -> Outcome:
+        return Outcome("q", "x", found, answerable, False, 0.0, 0.0, 0.0, contained, [], [], 2, 10, 1.0, llm_s)
+
+    # full: right on q1 (answerable), right on q2 (absent, not found); the variation loses q1, wins nothing
+    full = [outcome(1.0, True, True, 9.0), outcome(0.0, False, False, 19.0)]
+    fewer = [outcome(0.0, True, True, 4.0), outcome(0.0, False, False, 4.0)]
+    rows = ablation_table("full", {"full": full, "fewer rewrites": fewer})
+    assert rows[-2].startswith("| full | 1.000 | — | 0 / 0 | 15.0 | 1.00 | 2.0 |")
+    assert rows[-1].startswith("| fewer rewrites | 0.500 | -0.500 [-1.00, +0.00] | 0 / 1 | 5.0 | 0.33 |")
+    judged = ablation_table("full", {"full": full, "fewer rewrites": fewer},
+                            {"full": [False, True], "fewer rewrites": [True, True]})
+    assert "lawyer" in judged[0] and judged[-1].startswith("| fewer rewrites | 1.000 | +0.500")

@@ -112,6 +112,10 @@ def add_eval_command(sub: Any) -> None:
                         "contract task scores all its questions; cuad's halves are halves of its contracts)")
     a.add_argument("--systems", help="comma-separated name prefixes of the systems to run (e.g. full,retrieval); "
                                      "default: all")
+    a.add_argument("--vary", action="append", default=[], metavar="OPTION=V1,V2",
+                   help="an ablation: add the full pipeline with one pipeline option changed, once per value "
+                        "(e.g. max_rewrites=1,0 or router=false), scored against it question by question; "
+                        "repeatable")
     a.add_argument("--stuff-tokens", type=int, default=2048,
                    help="context filled by the stuffing baseline (the model's window is 4096)")
     rep = actions.add_parser("report", help="redraw a recall table and plot from its JSON",
@@ -198,6 +202,15 @@ def run_eval(args: argparse.Namespace) -> int:
             systems = {k: v for k, v in systems.items() if any(k.lower().startswith(w) for w in wanted)}
             if not systems:
                 raise AssistantError(f"--systems {args.systems} names none of: {', '.join(default_systems(0, 0))}")
+        if args.vary:
+            from assistant.eval.ablation import parse_variations
+            from assistant.eval.answers import pipeline_system
+
+            try:
+                variations = parse_variations(args.vary)
+            except ValueError as exc:
+                raise AssistantError(str(exc)) from exc
+            systems |= {f"full pipeline, {name}": pipeline_system(**changes) for name, changes in variations.items()}
         generator = ReplayGenerator(store.generator())
         models = Models(generator, store.embedder(), store.encoder())
         with tqdm(total=len(sample) * len(systems), desc=f"answers {task.name}", unit="read", file=sys.stderr) as bar:
@@ -339,6 +352,11 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
         judged = summarize_judged(questions, right, seed=args.seed)
         md += ["## Accepted as a lawyer would", "", JUDGED, ""] + judged_tables(judged) + \
             ["", "## Every figure", ""]
+    if args.vary and full_pipeline_name() in outcomes:
+        from assistant.eval.ablation import ablation_table
+
+        md += ["## Ablation: each change against the full pipeline", ""]
+        md += ablation_table(full_pipeline_name(), outcomes, right or None, seed=args.seed) + [""]
     md += [ANSWER_COLUMNS, ""]
     md += answers_table(summary)
     full = summary.get(full_pipeline_name())
