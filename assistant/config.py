@@ -75,6 +75,9 @@ class PipelineOptions:
             fallback gets ``10 / ce_top_k`` times as much); 0 = whole chunks, the default: at 300, 40
             HotpotQA test questions read 650 instead of 710 prompt tokens a question and lost 2 answers
             (EM .450 -> .400, ``benchmarks/results/answers-hotpot-round8.md``).
+        min_found_p: an answer counts as found only when the reader's own P(found) (its probability of
+            ``true`` at the reply's ``found`` token) is at least this; 0 = off. Chosen on the dev halves
+            (``benchmarks/found_confidence.py``, ``assistant eval answers --vary min_found_p=...``).
         translate: a question in another language than the documents is translated into theirs by one
             LLM call and searched with that (:mod:`assistant.text.language`); the reader sees both and
             answers in the question's language.
@@ -95,6 +98,7 @@ class PipelineOptions:
     max_answer_tokens: int = 256
     min_coverage: float = 0.5
     evidence_tokens: int = DEFAULT_EVIDENCE_TOKENS
+    min_found_p: float = 0.0
     translate: bool = True
 
 

@@ -353,3 +353,31 @@ def test_a_heading_line_is_not_the_stated_value() -> None:
     cap = Chunk(0, "### 9.3 Cap on Liquidated Damages\n\nThe Supplier may request a meeting at any time. The total "
                 "liquidated damages for late delivery are capped at 7.5% of the order value.", "c.md", 0, 200)
     assert extract_value(QuestionType("exists"), "Is there a cap on the liquidated damages?", [cap])[0] == "7.5%"
+
+
+class _Unsure(ScriptedGenerator):
+    """Ours: the reply of ``script``, with the reader's P(true) at its ``found`` token reported once decoded
+    (as llama.cpp's sampler reports it, mid-reply)."""
+
+    def __init__(self, raw: str, p_found: float) -> None:
+        super().__init__(lambda r: raw)
+        self.p_found = p_found
+
+    def stream(self, request: GenerationRequest) -> object:  # type: ignore[override]
+        self.boolean_probs = []
+        for piece in super().stream(request):
+            self.boolean_probs = [self.p_found]  # decoded long before the "answer" key, where it is read
+            yield piece
+
+
+def test_an_answer_the_reader_was_unsure_of_is_not_found_under_a_threshold() -> None:
+    raw = _reply(passage=2, short_answer="1989", answer="First for Women was started in 1989 by Bauer [2].")
+    q = "When was First for Women started?"
+    for p, threshold, found in ((0.62, 0.0, True), (0.62, 0.9, False), (0.97, 0.9, True)):
+        pieces: list[str] = []
+        reading = stream_answer(_Unsure(raw, p), q, CHUNKS, max_tokens=200, on_text=pieces.append,
+                                min_found_p=threshold)
+        assert reading.found is found, (p, threshold)
+        assert bool(pieces) is found  # nothing shown of an answer held back
+        if not found:
+            assert reading.reason == "the reader was unsure the passages answer it (P(found) 0.62 < 0.90)"

@@ -244,3 +244,18 @@ def test_ablation_rows_score_each_variation_against_the_full_pipeline_question_b
     judged = ablation_table("full", {"full": full, "fewer rewrites": fewer},
                             {"full": [False, True], "fewer rewrites": [True, True]})
     assert "lawyer" in judged[0] and judged[-1].startswith("| fewer rewrites | 1.000 | +0.500")
+
+
+def test_a_replayed_call_gives_back_the_readers_confidence_too() -> None:
+    # A threshold on P(found) ablated against the full pipeline must see the same P on a replayed read.
+    class Unsure(ScriptedGenerator):
+        def stream(self, request: GenerationRequest) -> object:  # type: ignore[override]
+            yield from super().stream(request)
+            self.boolean_probs = [0.5 + len(request.user) / 100]
+
+    gen = ReplayGenerator(Unsure(lambda r: NONE))
+    request = GenerationRequest("s", "u" * 20, max_tokens=8, purpose="answer")
+    assert "".join(gen.stream(request)) == NONE and gen.boolean_probs == [0.7]
+    "".join(gen.stream(GenerationRequest("s", "u", max_tokens=8, purpose="answer")))
+    assert gen.boolean_probs == [0.51]
+    assert "".join(gen.stream(request)) == NONE and gen.replayed == 1 and gen.boolean_probs == [0.7]

@@ -42,12 +42,13 @@ from assistant.ttrag.prefilter import chunk_embeddings, prefilter
 
 
 class ReplayGenerator(Generator):
-    """Wraps a generator; a request seen before replays its reply and its recorded :class:`Usage`."""
+    """Wraps a generator; a request seen before replays its reply, its recorded :class:`Usage` and the
+    reader's P(true) at each JSON boolean (:attr:`Generator.boolean_probs`)."""
 
     def __init__(self, inner: Generator) -> None:
         super().__init__()
         self.inner = inner
-        self.seen: dict[str, tuple[list[str], Usage]] = {}
+        self.seen: dict[str, tuple[list[str], Usage, list[float]]] = {}
         self.replayed = 0
 
     def count_tokens(self, text: str) -> int:
@@ -55,9 +56,11 @@ class ReplayGenerator(Generator):
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         key = json.dumps([request.system, request.user, request.max_tokens, request.json_schema], sort_keys=True)
+        self.boolean_probs = []
         if key in self.seen:
-            pieces, usage = self.seen[key]
+            pieces, usage, probs = self.seen[key]
             self.replayed += 1
+            self.boolean_probs = list(probs)  # known before the reply, as a live read knows them by then
             yield from pieces
             self.usage.append(dataclasses.replace(usage, purpose=request.purpose))
             return
@@ -65,9 +68,11 @@ class ReplayGenerator(Generator):
         start = len(self.inner.usage)
         for piece in self.inner.stream(request):
             pieces.append(piece)
+            self.boolean_probs = list(self.inner.boolean_probs)
             yield piece
         usage = self.inner.usage[start] if len(self.inner.usage) > start else Usage(request.purpose, 0, 0, 0, 0)
-        self.seen[key] = (pieces, usage)
+        self.boolean_probs = list(self.inner.boolean_probs)
+        self.seen[key] = (pieces, usage, list(self.boolean_probs))
         self.usage.append(usage)
 
 
@@ -121,7 +126,7 @@ def _read(ctx: Context, q: Question, m: Models, opts: PipelineOptions, chunks: l
     first: list[float] = []
     reading = stream_answer(m.generator, q.text, chunks, max_tokens=opts.max_answer_tokens,
                             on_text=lambda s: first.append(time.perf_counter() - t0) if not first else None,
-                            min_coverage=opts.min_coverage)
+                            min_coverage=opts.min_coverage, min_found_p=opts.min_found_p)
     cited = [chunks[n - 1] for n in reading.supported_by]
     return Read(reading.short_answer if reading.found else "", reading.found, [chunks], cited, retrieval_s,
                 retrieval_s + (first[0] if first else time.perf_counter() - t0))

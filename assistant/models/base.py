@@ -43,7 +43,8 @@ class Generator(ABC):
     def __init__(self) -> None:
         self.usage: list[Usage] = []
         # P(true) for each JSON boolean the last stream decoded, in order, where the backend can tell
-        # (the two values' probabilities at that token, renormalised); empty where it cannot.
+        # (the two values' probabilities at that token, renormalised); empty where it cannot. Filled as the
+        # reply streams: when a piece is yielded, the booleans decoded before it are here.
         self.boolean_probs: list[float] = []
 
     @abstractmethod
@@ -100,6 +101,7 @@ class CancellableGenerator(Generator):
         for piece in self.generator.stream(request):
             if cancel is not None and cancel.is_set():
                 raise Cancelled()
+            self.boolean_probs = list(self.generator.boolean_probs)  # as they come: read mid-reply
             yield piece
         self.boolean_probs = list(self.generator.boolean_probs)
 

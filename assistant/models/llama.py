@@ -298,6 +298,8 @@ class LlamaGenerator(Generator):
                         if first is None:
                             first = time.perf_counter()
                         n_out += 1
+                        if self.llm.last_sampler is not None:
+                            self.boolean_probs = list(self.llm.last_sampler.boolean_probs)
                         yield text
             except _Interrupted:
                 raise Cancelled() from None

@@ -246,7 +246,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                   on_text: Callable[[str], None], on_retract: Callable[[str], None] = lambda text: None,
                   purpose: str = "answer", min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
                   note: str = "", equivalents: Sequence[tuple[str, str]] = (), min_passages: int = 1,
-                  translated: str = "", language: str = "") -> Reading:
+                  translated: str = "", language: str = "", min_found_p: float = 0.0) -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
@@ -260,6 +260,9 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             removes that text from view.
         purpose: usage label.
         min_coverage: share of the question's key terms the passages must mention.
+        min_found_p: an answer counts only when the reader's P(found) (P(true) at its ``found`` token) is
+            at least this; 0 = the reader's greedy choice alone. Needs a backend that reports it
+            (:attr:`Generator.boolean_probs`); others are not held to it.
         read_before: passages earlier attempts read (they count towards that coverage).
         note: a line for the reader before the question (which party a defined term stands for).
         equivalents: (name, term) pairs of the parties the question names, for the key-term coverage
@@ -286,7 +289,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                                 json_schema=answer_schema(qtype), purpose=purpose)
     reading = _answer(generator, request, judged, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
                       min_coverage=min_coverage, read_before=read_before, equivalents=equivalents,
-                      across=bool(translated))
+                      across=bool(translated), min_found_p=min_found_p)
     probs = generator.boolean_probs  # the reply's first boolean is its "found" field
     return dataclasses.replace(reading, fit=fit, found_p=probs[0] if probs else None)
 
@@ -294,7 +297,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
 def _answer(generator: Generator, request: GenerationRequest, question: str, qtype: QuestionType,
             chunks: Sequence[Chunk], *, on_text: Callable[[str], None], on_retract: Callable[[str], None],
             min_coverage: float, read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]],
-            across: bool = False) -> Reading:
+            across: bool = False, min_found_p: float = 0.0) -> Reading:
     """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``; ``across``: the
     sentence is in another language than the passages, so it need state only the short answer's numbers
     (its words are translated)."""
@@ -302,8 +305,13 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
     agrees = (lambda short, sentence: states_numbers(short, sentence)) if across else agree
 
     def decide(fields: dict[str, object]) -> tuple[bool, str, tuple[int, ...], str]:
-        return judge(question, qtype, fields, chunks, min_coverage=min_coverage, read_before=read_before,
-                     equivalents=equivalents)
+        verdict = judge(question, qtype, fields, chunks, min_coverage=min_coverage, read_before=read_before,
+                        equivalents=equivalents)
+        probs = generator.boolean_probs  # the reply's first boolean, its "found", is decoded by now
+        if verdict[0] and probs and probs[0] < min_found_p:
+            return (False, verdict[1], (), f"the reader was unsure the passages answer it (P(found) "
+                                           f"{probs[0]:.2f} < {min_found_p:.2f})")
+        return verdict
 
     decided: tuple[bool, str, tuple[int, ...], str] | None = None
     sent = ""

@@ -202,7 +202,8 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
                                 on_text=run.text, on_retract=run.retract, purpose=purpose,
                                 min_coverage=opts.min_coverage, read_before=read_before, note=note,
                                 equivalents=equivalents, min_passages=opts.ce_top_k,
-                                translated=asked.translated, language=asked.language)
+                                translated=asked.translated, language=asked.language,
+                                min_found_p=opts.min_found_p)
     if reading.fit is not None and reading.fit.cut:  # long passages: what the reader's window left out
         run.note("fit", attempt=attempt, window=models.generator.context_window, **reading.fit.trace())
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
