@@ -35,7 +35,7 @@ DEFAULT_CHUNK_TOKENS = 200
 DEFAULT_PREFILTER_TOP_K = 10
 DEFAULT_SHORTLIST = 20
 DEFAULT_CE_TOP_K = 3
-DEFAULT_MAX_REWRITES = 3
+DEFAULT_MAX_REWRITES = 1  # the paper: 3; on the dev halves the 2nd and 3rd changed no reply (docs/design.md §6)
 DEFAULT_FALLBACK_TOP_K = 10
 DEFAULT_EVIDENCE_TOKENS = 0  # off: 300 cost 2 of 40 HotpotQA answers (EM .450 -> .400) for 8% fewer prompt tokens
 DEFAULT_CACHE_MB = 2048
@@ -63,7 +63,8 @@ class PipelineOptions:
         ce_pooling: ``mean`` (the paper: masked mean of query and chunk tokens, cosine) or ``maxsim``
             (per query token the best chunk token of the same joint pass).
         ce_top_k: chunks passed to the reader (paper: 3).
-        max_rewrites: query rewrites before falling back (paper: 3).
+        max_rewrites: query rewrites before falling back (paper: 3; 1 here: the same replies on the dev
+            halves at 0.89-0.97x the time, ``benchmarks/results/ablation-*-dev*.md``).
         rewrite_prefilter: re-run the pre-filter with the rewritten query (lets a second hop in).
         fallback_top_k: chunks of the original query's pre-filter used when nothing was found (paper: 10).
         router: ask the LLM router for a compute category (else always question answering).
@@ -76,8 +77,9 @@ class PipelineOptions:
             HotpotQA test questions read 650 instead of 710 prompt tokens a question and lost 2 answers
             (EM .450 -> .400, ``benchmarks/results/answers-hotpot-round8.md``).
         min_found_p: an answer counts as found only when the reader's own P(found) (its probability of
-            ``true`` at the reply's ``found`` token) is at least this; 0 = off. Chosen on the dev halves
-            (``benchmarks/found_confidence.py``, ``assistant eval answers --vary min_found_p=...``).
+            ``true`` at the reply's ``found`` token) is at least this; 0 = off. 0.9 was chosen on the dev
+            halves: HotpotQA unanswerable "not found" .10 -> .75, answerable right .267 -> .200, CUAD 3/8 ->
+            5/8 (``benchmarks/found_confidence.py``, ``assistant eval answers --vary min_found_p=...``).
         translate: a question in another language than the documents is translated into theirs by one
             LLM call and searched with that (:mod:`assistant.text.language`); the reader sees both and
             answers in the question's language.
@@ -98,7 +100,7 @@ class PipelineOptions:
     max_answer_tokens: int = 256
     min_coverage: float = 0.5
     evidence_tokens: int = DEFAULT_EVIDENCE_TOKENS
-    min_found_p: float = 0.0
+    min_found_p: float = 0.9
     translate: bool = True
 
 

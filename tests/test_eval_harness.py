@@ -226,6 +226,8 @@ def test_variations_parse_to_typed_options_and_refuse_what_is_not_one() -> None:
                      ("router=maybe", "not true or false"), ("max_rewrites=two", "not a int")):
         with pytest.raises(ValueError, match=why):
             parse_variations([bad])
+    with pytest.raises(ValueError, match=r"^--set 'router=maybe'"):  # the base's options name their flag
+        parse_variations(["router=maybe"], flag="--set")
 
 
 def test_ablation_rows_score_each_variation_against_the_full_pipeline_question_by_question() -> None:

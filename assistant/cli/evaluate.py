@@ -116,6 +116,9 @@ def add_eval_command(sub: Any) -> None:
                    help="an ablation: add the full pipeline with one pipeline option changed, once per value "
                         "(e.g. max_rewrites=1,0 or router=false), scored against it question by question; "
                         "repeatable")
+    a.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", dest="base",
+                   help="run every pipeline system with this pipeline option (the base the --vary changes are "
+                        "made to, e.g. min_found_p=0.9 --vary max_rewrites=0); repeatable")
     a.add_argument("--stuff-tokens", type=int, default=2048,
                    help="context filled by the stuffing baseline (the model's window is 4096)")
     rep = actions.add_parser("report", help="redraw a recall table and plot from its JSON",
@@ -202,19 +205,24 @@ def run_eval(args: argparse.Namespace) -> int:
             systems = {k: v for k, v in systems.items() if any(k.lower().startswith(w) for w in wanted)}
             if not systems:
                 raise AssistantError(f"--systems {args.systems} names none of: {', '.join(default_systems(0, 0))}")
-        if args.vary:
-            from assistant.eval.ablation import parse_variations
-            from assistant.eval.answers import pipeline_system
+        from assistant.eval.ablation import parse_variations
+        from assistant.eval.answers import pipeline_system
 
-            try:
-                variations = parse_variations(args.vary)
-            except ValueError as exc:
-                raise AssistantError(str(exc)) from exc
-            systems |= {f"full pipeline, {name}": pipeline_system(**changes) for name, changes in variations.items()}
+        base: dict[str, object] = {}
+        try:
+            variations = parse_variations(args.vary)
+            for changes in parse_variations(args.base, flag="--set").values():
+                base |= changes
+        except ValueError as exc:
+            raise AssistantError(str(exc)) from exc
+        systems |= {f"full pipeline, {name}": pipeline_system(**changes) for name, changes in variations.items()}
+        if base:
+            head["base"] = ", ".join(f"{k}={v}" for k, v in base.items())
         generator = ReplayGenerator(store.generator())
         models = Models(generator, store.embedder(), store.encoder())
         with tqdm(total=len(sample) * len(systems), desc=f"answers {task.name}", unit="read", file=sys.stderr) as bar:
-            outcomes = run_answers_each(asked, models, systems, tick=lambda name: _advance(bar, name[:30]))
+            outcomes = run_answers_each(asked, models, systems, PipelineOptions(**base),  # type: ignore[arg-type]
+                                        tick=lambda name: _advance(bar, name[:30]))
         head["replayed_llm_calls"] = generator.replayed
         head["split"] = task.split
         head["scored"] = len(sample)
@@ -339,6 +347,8 @@ def _write_answers(out: Path, head: dict[str, Any], outcomes: Any, args: argpars
     md += [f"{n} questions: {which}. Bundled Qwen2.5-Coder-1.5B Q4_K_M, temperature 0. EM / token F1 / gold "
            "contained are SQuAD-normalised; a NOT FOUND reply scores 0. LLM calls already made by an earlier "
            f"system replay their reply and recorded seconds ({head['replayed_llm_calls']} replayed).", ""]
+    if head.get("base"):
+        md += [f"Every pipeline system here runs with **{head['base']}** (`--set`), the full pipeline too.", ""]
     if head.get("split", True):
         sizes = "; ".join(f"{h}: {_many(v['documents'], 'document')}, {_many(v['questions'], 'question')}"
                           for h, v in head.get("halves", {}).items())

@@ -18,7 +18,7 @@ from assistant.config import PipelineOptions
 from assistant.eval.metrics import bootstrap_interval
 
 
-def parse_variations(specs: Sequence[str]) -> dict[str, dict[str, object]]:
+def parse_variations(specs: Sequence[str], *, flag: str = "--vary") -> dict[str, dict[str, object]]:
     """``["max_rewrites=1,0", "router=false"]`` -> ``{"max_rewrites=1": {"max_rewrites": 1}, ...}``, each
     value converted to the option's type.
 
@@ -32,24 +32,24 @@ def parse_variations(specs: Sequence[str]) -> dict[str, dict[str, object]]:
         name, sep, values = spec.partition("=")
         name = name.strip()
         if not sep or not values.strip():
-            raise ValueError(f"--vary {spec!r}: write OPTION=VALUE[,VALUE...], e.g. max_rewrites=1,0")
+            raise ValueError(f"{flag} {spec!r}: write OPTION=VALUE[,VALUE...], e.g. max_rewrites=1,0")
         if name not in fields:
-            raise ValueError(f"--vary {spec!r}: no pipeline option {name!r}; options: {', '.join(fields)}")
+            raise ValueError(f"{flag} {spec!r}: no pipeline option {name!r}; options: {', '.join(fields)}")
         kind = type(getattr(defaults, name))
         for raw in (v.strip() for v in values.split(",") if v.strip()):
-            out[f"{name}={raw}"] = {name: _convert(raw, kind, spec)}
+            out[f"{name}={raw}"] = {name: _convert(raw, kind, f"{flag} {spec!r}")}
     return out
 
 
-def _convert(raw: str, kind: type, spec: str) -> object:
+def _convert(raw: str, kind: type, where: str) -> object:
     if kind is bool:
         if raw.lower() not in ("true", "false", "on", "off", "1", "0"):
-            raise ValueError(f"--vary {spec!r}: {raw!r} is not true or false")
+            raise ValueError(f"{where}: {raw!r} is not true or false")
         return raw.lower() in ("true", "on", "1")
     try:
         return kind(raw)
     except ValueError as exc:
-        raise ValueError(f"--vary {spec!r}: {raw!r} is not a {kind.__name__}") from exc
+        raise ValueError(f"{where}: {raw!r} is not a {kind.__name__}") from exc
 
 
 def ablation_table(base: str, outcomes: dict[str, list[Any]], right: dict[str, list[bool]] | None = None, *,
