@@ -87,7 +87,7 @@ def test_draft_answers_each_point_from_the_documents(ctx: Context, embedder: obj
     asked = [r for r in gen.requests if r.purpose.startswith("answer")]
     assert {r.user.rsplit("Question: ", 1)[1] for r in asked} == set(REQUESTS)
     assert not any(r.purpose == "route" for r in gen.requests)
-    # the point not found spends one rewrite, then the top-10 read (an ask allows 3 rewrites)
+    # the point not found spends one rewrite, then the top-10 read (as an ask does by default)
     assert sum(r.purpose == "rewrite" for r in gen.requests) == DRAFT_REWRITES == 1
     # the reply: greeting, the opening without its header/greeting/closing, each answer as the reader wrote it
     # (no [n] markers), the point not found said plainly, one closing and the signer

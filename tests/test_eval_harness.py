@@ -255,6 +255,10 @@ def test_a_replayed_call_gives_back_the_readers_confidence_too() -> None:
             yield from super().stream(request)
             self.boolean_probs = [0.5 + len(request.user) / 100]
 
+    class Small(ScriptedGenerator):
+        context_window = 512  # type: ignore[assignment]
+
+    assert ReplayGenerator(Small(lambda r: NONE)).context_window == 512  # its reads are cut to fit the reader's
     gen = ReplayGenerator(Unsure(lambda r: NONE))
     request = GenerationRequest("s", "u" * 20, max_tokens=8, purpose="answer")
     assert "".join(gen.stream(request)) == NONE and gen.boolean_probs == [0.7]

@@ -54,6 +54,12 @@ class ReplayGenerator(Generator):
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
 
+    @property
+    def context_window(self) -> int:
+        """The wrapped reader's: without it the evaluation's reads were never cut to fit (a CUAD fallback read
+        of ten long clauses asked for 4,540 tokens of a 4,096-token window)."""
+        return self.inner.context_window
+
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         key = json.dumps([request.system, request.user, request.max_tokens, request.json_schema], sort_keys=True)
         self.boolean_probs = []
