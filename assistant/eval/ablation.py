@@ -25,7 +25,7 @@ def parse_variations(specs: Sequence[str], *, flag: str = "--vary") -> dict[str,
     Raises:
         ValueError: not ``OPTION=VALUE[,VALUE...]``, an unknown option, or a value of the wrong type.
     """
-    fields = {f.name: f for f in dataclasses.fields(PipelineOptions)}
+    fields = [f.name for f in dataclasses.fields(PipelineOptions)]
     defaults = PipelineOptions()
     out: dict[str, dict[str, object]] = {}
     for spec in specs:
