@@ -36,7 +36,10 @@ DEFAULT_PREFILTER_TOP_K = 10
 DEFAULT_SHORTLIST = 20
 DEFAULT_CE_TOP_K = 3
 DEFAULT_MAX_REWRITES = 1  # the paper: 3; on the dev halves the 2nd and 3rd changed no reply (docs/design.md §6)
-DEFAULT_FALLBACK_TOP_K = 10
+# no top-10 read after the rewrites (the paper's fallback): on the dev halves it turned absent answers
+# into guesses (HotpotQA unanswerable "not found" .25 -> .60 without it, CUAD +2 of 24) and found one
+# NQ answer of 30, at 0.47-0.79x the time (benchmarks/results/ablation-rules-*-dev.md)
+DEFAULT_FALLBACK_TOP_K = 0
 DEFAULT_EVIDENCE_TOKENS = 0  # off: 300 cost 2 of 40 HotpotQA answers (EM .450 -> .400) for 8% fewer prompt tokens
 DEFAULT_CACHE_MB = 2048
 
@@ -45,6 +48,17 @@ Fusion = Literal["rrf", "dense", "bm25"]
 
 
 BF16_CHOICES = ("auto", "on", "off")
+
+# The rules between the reader's reply and the answer shown (docs/design.md §7), each one switchable
+# (``PipelineOptions.answer_rules_off``) so an ablation can measure what it earns:
+ANSWER_RULES = {
+    "form": "the short answer has the form the question asks (a date for 'when', a number for 'how many')",
+    "support": "every content word of the short answer stands in a passage read",
+    "party": "a 'who/where' answer is not the very party the question names",
+    "hedge": "a sentence saying the passages do not give the answer makes it 'not found'",
+    "exists_value": "'yes' to 'is there a cap?' becomes the amount the passages state",
+    "stating_sentence": "the sentence shown states the short answer, else the passage sentence that does",
+}
 
 
 @dataclass(frozen=True)
@@ -66,7 +80,8 @@ class PipelineOptions:
         max_rewrites: query rewrites before falling back (paper: 3; 1 here: the same replies on the dev
             halves at 0.89-0.97x the time, ``benchmarks/results/ablation-*-dev*.md``).
         rewrite_prefilter: re-run the pre-filter with the rewritten query (lets a second hop in).
-        fallback_top_k: chunks of the original query's pre-filter used when nothing was found (paper: 10).
+        fallback_top_k: chunks of the original query's pre-filter read once more, together, when no attempt
+            found the answer (paper: 10); 0 = no fallback read, the default (see ``DEFAULT_FALLBACK_TOP_K``).
         router: ask the LLM router for a compute category (else always question answering).
         max_answer_tokens: cap on generated tokens per answer.
         min_coverage: share of the question's key terms (names, numbers, quoted words) the passages
@@ -81,6 +96,7 @@ class PipelineOptions:
             answer and took HotpotQA unanswerable "not found" .10 -> .25; 0.9 took it to .75 but lost 2 of
             30 right answers (and refused right answers at P .81-.88 in the end-to-end tests), so 0.8
             (``benchmarks/found_confidence.py``, ``assistant eval answers --vary min_found_p=...``).
+        answer_rules_off: names of :data:`ANSWER_RULES` switched off (for ablations; all on by default).
         translate: a question in another language than the documents is translated into theirs by one
             LLM call and searched with that (:mod:`assistant.text.language`); the reader sees both and
             answers in the question's language.
@@ -102,7 +118,16 @@ class PipelineOptions:
     min_coverage: float = 0.5
     evidence_tokens: int = DEFAULT_EVIDENCE_TOKENS
     min_found_p: float = 0.8
+    answer_rules_off: tuple[str, ...] = ()
     translate: bool = True
+
+    def __post_init__(self) -> None:
+        off = tuple(self.answer_rules_off)  # a TOML list arrives as a list
+        unknown = [name for name in off if name not in ANSWER_RULES]
+        if unknown:
+            raise ConfigError(f"pipeline.answer_rules_off names no answer rule {', '.join(map(repr, unknown))}; "
+                              f"the rules: {', '.join(ANSWER_RULES)}; fix config.toml")
+        object.__setattr__(self, "answer_rules_off", off)
 
 
 @dataclass(frozen=True)

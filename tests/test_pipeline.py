@@ -71,7 +71,7 @@ def test_never_found_spends_max_rewrites_then_falls_back(ctx: Context, embedder:
     def script(r: GenerationRequest) -> str:
         return f"query variant {next(counter)}" if r.purpose == "rewrite" else NONE
 
-    answer, gen, events = run(ctx, script, embedder, encoder, max_rewrites=3)
+    answer, gen, events = run(ctx, script, embedder, encoder, max_rewrites=3, fallback_top_k=10)
     purposes = [r.purpose for r in gen.requests]
     assert purposes[0] == "answer" and purposes[-1] == "answer_fallback"
     assert purposes.count("rewrite") == 3 and len(answer.rewrites) == 3
@@ -106,14 +106,21 @@ def test_found_after_rewrite_uses_original_question(ctx: Context, embedder: obje
 
 def test_repeated_rewrite_stops_the_loop(ctx: Context, embedder: object, encoder: object) -> None:
     answer, gen, _ = run(ctx, lambda r: QUESTION if r.purpose == "rewrite" else NONE,
-                         embedder, encoder, max_rewrites=3)
+                         embedder, encoder, max_rewrites=3, fallback_top_k=10)
     assert [r.purpose for r in gen.requests] == ["answer", "rewrite", "answer_fallback"]
     assert answer.rewrites == ()
 
 
 def test_zero_rewrites_goes_straight_to_fallback(ctx: Context, embedder: object, encoder: object) -> None:
-    _, gen, _ = run(ctx, lambda r: NONE, embedder, encoder, max_rewrites=0)
+    _, gen, _ = run(ctx, lambda r: NONE, embedder, encoder, max_rewrites=0, fallback_top_k=10)
     assert [r.purpose for r in gen.requests] == ["answer", "answer_fallback"]
+
+
+def test_no_fallback_read_by_default(ctx: Context, embedder: object, encoder: object) -> None:
+    answer, gen, events = run(ctx, lambda r: NONE, embedder, encoder, max_rewrites=0)
+    assert [r.purpose for r in gen.requests] == ["answer"]
+    assert not answer.found and streamed(events) == NOT_FOUND_TEXT
+    assert not any(t["stage"] == "fallback" for t in answer.trace) and len(answer.sources) == 3
 
 
 @pytest.mark.parametrize("raw", ["", "{not json", '{"route": "poetry", "target": ""}',

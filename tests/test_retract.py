@@ -65,7 +65,7 @@ def test_a_hedge_found_mid_stream_withdraws_what_was_streamed() -> None:
 def run_ask(ctx: Context) -> list[object]:
     events: list[object] = []
     answer = ask(ctx, QUESTION, Models(ScriptedGenerator(script), None, None),
-                 PipelineOptions(router=False, max_rewrites=1), emit=events.append)
+                 PipelineOptions(router=False, max_rewrites=1, fallback_top_k=10), emit=events.append)
     assert not answer.found and answer.text == NOT_FOUND_TEXT
     return events
 

@@ -100,7 +100,7 @@ def test_the_top_10_fallback_of_long_chunks_fits_and_the_trace_says_what_was_cut
     ctx = long_contract(14, tokenizer)
     assert len(ctx.chunks) >= 10 and min(c.n_tokens for c in ctx.chunks[:10]) > 400
     gen = WindowedGenerator(lambda r: '{"found": false, "passage": 0, "short_answer": "", "answer": ""}')
-    options = PipelineOptions(router=False, max_rewrites=0, ce_top_k=3)
+    options = PipelineOptions(router=False, max_rewrites=0, ce_top_k=3, fallback_top_k=10)
     answer = ask(ctx, "Who signs for the Buyer's deliveries in Tilbury?", Models(gen, None, None), options)
     assert not answer.found
     fits = [step for step in answer.trace if step["stage"] == "fit"]

@@ -14,13 +14,14 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from assistant.config import PipelineOptions
+from assistant.config import ANSWER_RULES, PipelineOptions
 from assistant.eval.metrics import bootstrap_interval
 
 
 def parse_variations(specs: Sequence[str], *, flag: str = "--vary") -> dict[str, dict[str, object]]:
     """``["max_rewrites=1,0", "router=false"]`` -> ``{"max_rewrites=1": {"max_rewrites": 1}, ...}``, each
-    value converted to the option's type.
+    value converted to the option's type; ``answer_rules_off=widen,hedge+party`` switches off one rule, then
+    two (names joined by "+").
 
     Raises:
         ValueError: not ``OPTION=VALUE[,VALUE...]``, an unknown option, or a value of the wrong type.
@@ -42,6 +43,13 @@ def parse_variations(specs: Sequence[str], *, flag: str = "--vary") -> dict[str,
 
 
 def _convert(raw: str, kind: type, where: str) -> object:
+    if kind is tuple:  # answer_rules_off=widen+hedge: names joined by "+"
+        names = tuple(n.strip() for n in raw.split("+") if n.strip() and n.strip().lower() != "none")
+        unknown = [n for n in names if n not in ANSWER_RULES]
+        if unknown:
+            raise ValueError(f"{where}: no answer rule {', '.join(map(repr, unknown))}; rules: "
+                             f"{', '.join(ANSWER_RULES)}")
+        return names
     if kind is bool:
         if raw.lower() not in ("true", "false", "on", "off", "1", "0"):
             raise ValueError(f"{where}: {raw!r} is not true or false")

@@ -132,7 +132,8 @@ def _read(ctx: Context, q: Question, m: Models, opts: PipelineOptions, chunks: l
     first: list[float] = []
     reading = stream_answer(m.generator, q.text, chunks, max_tokens=opts.max_answer_tokens,
                             on_text=lambda s: first.append(time.perf_counter() - t0) if not first else None,
-                            min_coverage=opts.min_coverage, min_found_p=opts.min_found_p)
+                            min_coverage=opts.min_coverage, min_found_p=opts.min_found_p,
+                            rules_off=opts.answer_rules_off)
     cited = [chunks[n - 1] for n in reading.supported_by]
     return Read(reading.short_answer if reading.found else "", reading.found, [chunks], cited, retrieval_s,
                 retrieval_s + (first[0] if first else time.perf_counter() - t0))
@@ -167,8 +168,7 @@ def stuffer(budget_tokens: int, seed: int) -> System:
 
     def stuff(ctx: Context, q: Question, m: Models, opts: PipelineOptions) -> Read:
         t0 = time.perf_counter()
-        hits = prefilter(ctx, q.text, m.embedder, shortlist=opts.shortlist, fusion=opts.fusion,
-                         top_k=opts.fallback_top_k)
+        hits = prefilter(ctx, q.text, m.embedder, shortlist=opts.shortlist, fusion=opts.fusion, top_k=10)
         chosen = [h.chunk for h in hits]
         used = sum(c.n_tokens for c in chosen)
         rng = random.Random(f"{seed}:{q.id}")

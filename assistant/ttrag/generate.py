@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from assistant.documents.chunk import sentence_spans
@@ -22,7 +22,7 @@ from assistant.records import Chunk, Source
 from assistant.ttrag import grounding
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
-from assistant.ttrag.qtype import EMAIL_ADDRESS, QuestionType, fits, question_type
+from assistant.ttrag.qtype import QuestionType, fits, question_type
 from assistant.ttrag.window import Fit, fit_read
 
 _WORD = re.compile(r"\w+")
@@ -99,14 +99,16 @@ def parse_reply(raw: str) -> dict[str, object]:
 
 def judge(question: str, qtype: QuestionType, fields: dict[str, object], chunks: Sequence[Chunk],
           *, min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
-          equivalents: Sequence[tuple[str, str]] = ()) -> tuple[bool, str, tuple[int, ...], str]:
+          equivalents: Sequence[tuple[str, str]] = (),
+          rules_off: Collection[str] = ()) -> tuple[bool, str, tuple[int, ...], str]:
     """(found, short answer, supporting passage numbers, reason) for the reader's leading fields
-    (``equivalents``: see :func:`assistant.ttrag.grounding.coverage`)."""
+    (``equivalents``: see :func:`assistant.ttrag.grounding.coverage`; ``rules_off``: grounding checks
+    switched off, see :func:`assistant.ttrag.grounding.check`)."""
     short = str(fields.get("short_answer") or "").strip()
     if fields.get("found") is False or not short:
         return False, short, (), "the reader found no answer"
     support, reason = grounding.check(question, qtype, short, chunks, min_coverage=min_coverage,
-                                      read_before=read_before, equivalents=equivalents)
+                                      read_before=read_before, equivalents=equivalents, off=rules_off)
     cited = fields.get("passage")
     if isinstance(cited, int) and cited in support:  # the reader's own pointer first
         support = [cited] + [n for n in support if n != cited]
@@ -154,36 +156,6 @@ def _shares_a_word(short: str, sentence: str) -> bool:
                                                    {w[:5] for w in theirs if len(w) >= 5})
 
 
-def widen_short_answer(qtype: QuestionType, short: str, sentence: str,
-                       chunks: Sequence[Chunk]) -> str:
-    """The reader's short answer widened, within its own answer sentence, to the form the question asks.
-
-    A small reader often stops its short answer one word early ("EUR" for "EUR 18.64", "net" for "net 45
-    days") while its sentence states the whole value. The widened answer is the shortest run of up to four
-    words of ``sentence`` around ``short`` that has the expected form (:func:`~assistant.ttrag.qtype.fits`)
-    and stands in a passage; for an e-mail address question, the address the sentence gives; '' when there
-    is none (the answer then stays rejected).
-    """
-    words = sentence.split()
-    if not short.strip() or not words:
-        return ""
-    if qtype.kind == "email":  # a name where an address was asked: the address its sentence gives, if any
-        return next((m.group(0) for m in EMAIL_ADDRESS.finditer(sentence)
-                     if grounding.supporting(m.group(0), chunks)), "")
-    folded = [w.strip(".,;:!?\"'()").lower() for w in words]
-    first = short.split()[0].strip(".,;:!?\"'()").lower()
-    size = len(short.split())
-    for at in (i for i, w in enumerate(folded) if w == first):
-        runs = sorted(((a, b) for a in range(max(0, at - 4), at + 1)
-                       for b in range(at + size, min(len(words), at + size + 4) + 1) if b - a <= size + 4),
-                      key=lambda ab: ab[1] - ab[0])
-        for a, b in runs:
-            candidate = " ".join(words[a:b]).strip(".,;:!?\"'()")
-            if candidate != short and fits(qtype, candidate) and grounding.supporting(candidate, chunks):
-                return candidate
-    return ""
-
-
 # a stated amount: a percentage, a sum with its currency, or a number with the word after it ("five (5) years")
 _VALUE = re.compile(r"(?:EUR|USD|GBP|CHF|[€$£])\s?\d[\d,.]*\d(?:\s(?:million|billion))?|"
                     r"\d+(?:[.,]\d+)?\s?(?:%|percentage points?|per ?cent)|"
@@ -220,11 +192,9 @@ def _best_statement(chunks: Sequence[Chunk], about: frozenset[str],
     return _plain(best[1]), best[2]
 
 
-def _stated_value(qtype: QuestionType, sentence: str, holding: str = "") -> str:
-    """The first amount in ``sentence`` that has the form ``qtype`` expects (and contains ``holding``);
-    '' when none."""
-    return next((m.group(0).strip() for m in _VALUE.finditer(sentence)
-                 if holding in m.group(0) and fits(qtype, m.group(0))), "")
+def _stated_value(qtype: QuestionType, sentence: str) -> str:
+    """The first amount in ``sentence`` that has the form ``qtype`` expects; '' when none."""
+    return next((m.group(0).strip() for m in _VALUE.finditer(sentence) if fits(qtype, m.group(0))), "")
 
 
 def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -> tuple[str, str, int]:
@@ -246,7 +216,8 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                   on_text: Callable[[str], None], on_retract: Callable[[str], None] = lambda text: None,
                   purpose: str = "answer", min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
                   note: str = "", equivalents: Sequence[tuple[str, str]] = (), min_passages: int = 1,
-                  translated: str = "", language: str = "", min_found_p: float = 0.0) -> Reading:
+                  translated: str = "", language: str = "", min_found_p: float = 0.0,
+                  rules_off: Collection[str] = ()) -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
@@ -273,6 +244,8 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             (:mod:`assistant.text.language`): the answer's form, its grounding and the sentence it must
             agree with are judged on it, and the reader sees both.
         language: the question's language (an English name), the sentence's language when ``translated``.
+        rules_off: names of the answer rules switched off (:data:`assistant.config.ANSWER_RULES`), for
+            ablations.
 
     Returns:
         The :class:`Reading` of the passages as cut to fit (``fit``); a reply that is not grounded leaves
@@ -289,7 +262,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                                 json_schema=answer_schema(qtype), purpose=purpose)
     reading = _answer(generator, request, judged, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
                       min_coverage=min_coverage, read_before=read_before, equivalents=equivalents,
-                      across=bool(translated), min_found_p=min_found_p)
+                      across=bool(translated), min_found_p=min_found_p, rules_off=rules_off)
     probs = generator.boolean_probs  # the reply's first boolean is its "found" field
     return dataclasses.replace(reading, fit=fit, found_p=probs[0] if probs else None)
 
@@ -297,16 +270,23 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
 def _answer(generator: Generator, request: GenerationRequest, question: str, qtype: QuestionType,
             chunks: Sequence[Chunk], *, on_text: Callable[[str], None], on_retract: Callable[[str], None],
             min_coverage: float, read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]],
-            across: bool = False, min_found_p: float = 0.0) -> Reading:
+            across: bool = False, min_found_p: float = 0.0, rules_off: Collection[str] = ()) -> Reading:
     """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``; ``across``: the
     sentence is in another language than the passages, so it need state only the short answer's numbers
     (its words are translated)."""
     raw = ""
-    agrees = (lambda short, sentence: states_numbers(short, sentence)) if across else agree
+    stating = "stating_sentence" not in rules_off
+
+    def hedges(text: str) -> bool:
+        return "hedge" not in rules_off and bool(HEDGE.search(text))
+
+    agrees: Callable[[str, str], bool] = (
+        (lambda short, sentence: True) if not stating else
+        (lambda short, sentence: states_numbers(short, sentence)) if across else agree)
 
     def decide(fields: dict[str, object]) -> tuple[bool, str, tuple[int, ...], str]:
         verdict = judge(question, qtype, fields, chunks, min_coverage=min_coverage, read_before=read_before,
-                        equivalents=equivalents)
+                        equivalents=equivalents, rules_off=rules_off)
         probs = generator.boolean_probs  # the reply's first boolean, its "found", is decoded by now
         if verdict[0] and probs and probs[0] < min_found_p:
             return (False, verdict[1], (), f"the reader was unsure the passages answer it (P(found) "
@@ -326,7 +306,7 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
             body_at = m.end()
         if decided[0]:
             text = _OPEN_MARKER.sub("", _MARKERS.sub("", partial_string(raw[body_at:])))
-            if HEDGE.search(text):
+            if hedges(text):
                 decided = (False, decided[1], (), "the reader's sentence says the passages do not give it")
                 if sent:  # "Imogen Tallis's phone number is not provid": withdrawn as soon as it shows
                     on_retract(sent)
@@ -339,30 +319,19 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
         decided = decide(fields)
     found, short, support, reason = decided
     sentence = strip_markers(str(fields.get("answer") or "")) or short
-    if not found and reason.startswith("wrong type"):
-        wider = widen_short_answer(qtype, short, sentence, chunks)
-        if not wider and qtype.kind in ("amount", "number", "when") and re.search(r"\d", short):
-            # "3.25" for "What interest is charged?" beside a boilerplate sentence: the amount the passage
-            # sentence that states it gives ("at 3.25 percentage points above ..."), and that sentence
-            stated, _ = stating_sentence(short, question, chunks)
-            if stated:
-                wider = _stated_value(qtype, stated, holding=short) or widen_short_answer(qtype, short, stated,
-                                                                                          chunks)
-                sentence = stated if wider else sentence
-        if wider:  # the sentence was held back while the short answer looked wrong: judged again, whole
-            found, short, support, reason = decide({**fields, "short_answer": wider})
-        elif qtype.kind == "exists":  # "yes" to "is there a cap?": the cap the passages state
-            value, stated, n = extract_value(qtype, question, chunks)
-            if value:
-                found, short, support, reason = decide({**fields, "short_answer": value, "passage": n})
-                sentence = stated if found else sentence
-    if found and (HEDGE.search(sentence) or HEDGE.search(short)):
+    if not found and reason.startswith("wrong type") and qtype.kind == "exists" and "exists_value" not in rules_off:
+        # "yes" to "is there a cap?": the cap the passages state
+        value, stated, n = extract_value(qtype, question, chunks)
+        if value:
+            found, short, support, reason = decide({**fields, "short_answer": value, "passage": n})
+            sentence = stated if found else sentence
+    if found and (hedges(sentence) or hedges(short)):
         found, reason = False, "the reader's sentence says the passages do not give it"
     if not found:
         if sent:  # streamed while the reply looked grounded (a hedging short answer, say)
             on_retract(sent)
         return Reading(False, short, "", (), reason, raw)
-    if qtype.kind not in ("yesno", "choice") and not sent and not agrees(short, sentence):
+    if stating and qtype.kind not in ("yesno", "choice") and not sent and not agrees(short, sentence):
         # The sentence does not state the short answer (it was held back, unseen). The passage sentence that
         # states it and is about the question replaces it (the draft benchmark: "net 45 days" beside a
         # boilerplate sentence of the same clause).

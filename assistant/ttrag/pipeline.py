@@ -203,7 +203,7 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
                                 min_coverage=opts.min_coverage, read_before=read_before, note=note,
                                 equivalents=equivalents, min_passages=opts.ce_top_k,
                                 translated=asked.translated, language=asked.language,
-                                min_found_p=opts.min_found_p)
+                                min_found_p=opts.min_found_p, rules_off=opts.answer_rules_off)
     if reading.fit is not None and reading.fit.cut:  # long passages: what the reader's window left out
         run.note("fit", attempt=attempt, window=models.generator.context_window, **reading.fit.trace())
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
@@ -284,14 +284,16 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             candidates = fresh + [h for h in original if h.chunk.id not in ids]
             run.note("prefilter", query=query, hits=_hits_view(fresh))
     fallback = [h.chunk for h in original[:opts.fallback_top_k]]
-    run.note("fallback", chunks=[c.id for c in fallback])
-    reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
-                    note=note, equivalents=equivalents, asked=asked)
-    if not reading.found:
-        text = not_found_text(len(ctx.documents), languages[0] if asked.language else "en")
-        run.text(text)
-        return _Result(text, False, fallback[:opts.ce_top_k], rewrites, reading)
-    return _Result(reading.sentence, True, _passages_read(fallback, reading), rewrites, reading)
+    last: Reading | None = None
+    if fallback:  # fallback_top_k 0: no fallback read, "not found" once the attempts are spent
+        run.note("fallback", chunks=[c.id for c in fallback])
+        last = reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
+                        note=note, equivalents=equivalents, asked=asked)
+        if reading.found:
+            return _Result(reading.sentence, True, _passages_read(fallback, reading), rewrites, reading)
+    text = not_found_text(len(ctx.documents), languages[0] if asked.language else "en")
+    run.text(text)
+    return _Result(text, False, (fallback or [h.chunk for h in original])[:opts.ce_top_k], rewrites, last)
 
 
 def _translate(question: str, languages: tuple[str, str], models: Models, opts: PipelineOptions,
