@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -59,6 +60,19 @@ ANSWER_RULES = {
     "exists_value": "'yes' to 'is there a cap?' becomes the amount the passages state",
     "stating_sentence": "the sentence shown states the short answer, else the passage sentence that does",
 }
+
+
+def answer_rules(names: Iterable[str]) -> tuple[str, ...]:
+    """``names`` as a tuple, each a key of :data:`ANSWER_RULES`.
+
+    Raises:
+        ValueError: a name that is not an answer rule (the message lists the rules).
+    """
+    off = tuple(names)
+    unknown = [name for name in off if name not in ANSWER_RULES]
+    if unknown:
+        raise ValueError(f"no answer rule {', '.join(map(repr, unknown))}; the rules: {', '.join(ANSWER_RULES)}")
+    return off
 
 
 @dataclass(frozen=True)
@@ -122,11 +136,10 @@ class PipelineOptions:
     translate: bool = True
 
     def __post_init__(self) -> None:
-        off = tuple(self.answer_rules_off)  # a TOML list arrives as a list
-        unknown = [name for name in off if name not in ANSWER_RULES]
-        if unknown:
-            raise ConfigError(f"pipeline.answer_rules_off names no answer rule {', '.join(map(repr, unknown))}; "
-                              f"the rules: {', '.join(ANSWER_RULES)}; fix config.toml")
+        try:
+            off = answer_rules(self.answer_rules_off)  # a TOML list arrives as a list
+        except ValueError as exc:
+            raise ConfigError(f"pipeline.answer_rules_off: {exc}; fix config.toml") from exc
         object.__setattr__(self, "answer_rules_off", off)
 
 

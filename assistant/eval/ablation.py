@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from assistant.config import ANSWER_RULES, PipelineOptions
+from assistant.config import PipelineOptions, answer_rules
 from assistant.eval.metrics import bootstrap_interval
 
 
@@ -44,12 +44,10 @@ def parse_variations(specs: Sequence[str], *, flag: str = "--vary") -> dict[str,
 
 def _convert(raw: str, kind: type, where: str) -> object:
     if kind is tuple:  # answer_rules_off=widen+hedge: names joined by "+"
-        names = tuple(n.strip() for n in raw.split("+") if n.strip() and n.strip().lower() != "none")
-        unknown = [n for n in names if n not in ANSWER_RULES]
-        if unknown:
-            raise ValueError(f"{where}: no answer rule {', '.join(map(repr, unknown))}; rules: "
-                             f"{', '.join(ANSWER_RULES)}")
-        return names
+        try:
+            return answer_rules(n.strip() for n in raw.split("+") if n.strip() and n.strip().lower() != "none")
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from exc
     if kind is bool:
         if raw.lower() not in ("true", "false", "on", "off", "1", "0"):
             raise ValueError(f"{where}: {raw!r} is not true or false")

@@ -287,10 +287,10 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     last: Reading | None = None
     if fallback:  # fallback_top_k 0: no fallback read, "not found" once the attempts are spent
         run.note("fallback", chunks=[c.id for c in fallback])
-        last = reading = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
-                        note=note, equivalents=equivalents, asked=asked)
-        if reading.found:
-            return _Result(reading.sentence, True, _passages_read(fallback, reading), rewrites, reading)
+        last = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
+                     note=note, equivalents=equivalents, asked=asked)
+        if last.found:
+            return _Result(last.sentence, True, _passages_read(fallback, last), rewrites, last)
     text = not_found_text(len(ctx.documents), languages[0] if asked.language else "en")
     run.text(text)
     return _Result(text, False, (fallback or [h.chunk for h in original])[:opts.ce_top_k], rewrites, last)
