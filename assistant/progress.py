@@ -25,6 +25,7 @@ STAGE_LABELS = {
     "load_models": "Loading the search models", "download": "Downloading",
     "todo": "Looking for what needs your reply",
     "translate": "Translating the question to search with",
+    "translate_answer": "Translating the answer into the question's language",
 }
 #: Stages whose event names what they work on (:attr:`Progress.detail`): the sentence with it filled in.
 STAGE_WITH_DETAIL = {

@@ -20,6 +20,7 @@ os.environ.setdefault("ASSISTANT_CONNECTION_LOG", os.path.join(tempfile.mkdtemp(
 
 import assistant.models  # noqa: E402,F401  (switches the hub clients offline before any model import)
 from assistant.models.base import GenerationRequest, Generator  # noqa: E402
+from assistant.records import Retract, TokenText  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -158,3 +159,15 @@ def server_client(dovecot: object) -> Iterator[object]:
     client.login(dovecot.user, dovecot.password)  # type: ignore[attr-defined]
     yield client
     client.logout()
+
+
+def visible(events: list[object]) -> str:
+    """What a consumer shows after the events: the streamed pieces less the withdrawn ones."""
+    shown = ""
+    for event in events:
+        if isinstance(event, TokenText):
+            shown += event.text
+        elif isinstance(event, Retract):
+            assert shown.endswith(event.text)
+            shown = shown[:len(shown) - len(event.text)]
+    return shown

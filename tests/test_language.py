@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ScriptedGenerator
+from conftest import ScriptedGenerator, visible
 
 from assistant.config import PipelineOptions
 from assistant.models.base import GenerationRequest
-from assistant.records import Document, Segment, TokenText
+from assistant.records import Document, Retract, Segment, TokenText
 from assistant.text.language import document_language, question_language
 from assistant.ttrag.context import Context, build_context, chunk_languages
 from assistant.ttrag.lexical import Bm25Index
@@ -122,6 +122,49 @@ def test_a_question_in_the_documents_language_is_not_translated(ctx: Context, em
     assert [r.purpose for r in gen.requests] == ["answer"]
     assert (answer.language, answer.document_language) == ("en", "en")
     assert not any(s["stage"] == "translate" for s in answer.trace)
+
+
+def _copying_reader(translation: str) -> ScriptedGenerator:
+    """A reader that answers the German question with the passage's English sentence, and whose translation
+    of that sentence is ``translation``."""
+    def script(r: GenerationRequest) -> str:
+        if r.purpose == "translate":
+            return f"Translation: \"{ENGLISH}\""
+        if r.purpose == "translate_answer":
+            return translation
+        n = next((i for i, line in enumerate(r.user.split("\n[")[1:], 1) if "Ostervik" in line), 0)
+        return json.dumps({"found": True, "passage": n, "short_answer": "Ostervik",
+                           "answer": "Ingrid Holm's birthplace was the village of Ostervik on the northern coast."})
+    return ScriptedGenerator(script)
+
+
+def test_an_answer_written_in_the_documents_language_is_translated_into_the_questions(
+        ctx: Context, embedder: object, encoder: object) -> None:
+    gen = _copying_reader("Translation: \"Ingrid Holm wurde im Dorf Ostervik an der Nordküste geboren.\"")
+    events: list[object] = []
+    answer = ask(ctx, GERMAN, Models(gen, embedder, encoder), PipelineOptions(router=False),  # type: ignore[arg-type]
+                 emit=events.append)
+    assert [r.purpose for r in gen.requests] == ["translate", "answer", "translate_answer"]
+    assert "into German" in gen.requests[2].user and "birthplace was the village of Ostervik" in gen.requests[2].user
+    assert answer.found and answer.text.startswith("Ingrid Holm wurde im Dorf Ostervik an der Nordküste geboren. [")
+    assert answer.short_answer == "Ostervik"
+    # the English sentence left the screen: what was streamed, less what was withdrawn, is the answer
+    assert any(isinstance(e, Retract) for e in events) and visible(events) == answer.text
+    step = next(s for s in answer.trace if s["stage"] == "translate_answer")
+    assert step["language"] == "en" and step["kept"] is True
+
+
+@pytest.mark.parametrize("translation", [
+    "Ingrid Holm wurde an der Nordküste geboren.",  # the answer, "Ostervik", lost
+    "Ingrid Holm's birthplace was the village of Ostervik, on the northern coast.",  # still English
+])
+def test_a_translation_that_loses_the_answer_or_the_language_leaves_the_sentence_as_it_was(
+        translation: str, ctx: Context, embedder: object, encoder: object) -> None:
+    gen = _copying_reader(translation)
+    answer = ask(ctx, GERMAN, Models(gen, embedder, encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
+    assert [r.purpose for r in gen.requests] == ["translate", "answer", "translate_answer"]
+    assert answer.found and answer.text.startswith("Ingrid Holm's birthplace was the village of Ostervik")
+    assert next(s for s in answer.trace if s["stage"] == "translate_answer")["kept"] is False
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from conftest import ScriptedGenerator
+from conftest import ScriptedGenerator, visible
 
 from assistant.config import PipelineOptions
 from assistant.models.base import GenerationRequest
@@ -35,18 +35,6 @@ def script(request: GenerationRequest) -> str:
 def ctx(tokenizer: object) -> Context:
     text = "\n".join(FACTS)
     return build_context([Document("staff.txt", text, (Segment(text, page=1),), (0,))], tokenizer, chunk_tokens=30)
-
-
-def visible(events: list[object]) -> str:
-    """What a consumer shows after the events: the streamed pieces less the withdrawn ones."""
-    shown = ""
-    for event in events:
-        if isinstance(event, TokenText):
-            shown += event.text
-        elif isinstance(event, Retract):
-            assert shown.endswith(event.text)
-            shown = shown[:len(shown) - len(event.text)]
-    return shown
 
 
 def test_a_hedge_found_mid_stream_withdraws_what_was_streamed() -> None:

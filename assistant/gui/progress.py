@@ -24,6 +24,8 @@ STAGE_TIPS = {
     "rewrite": "Nothing read answered the question, so the model words the search differently.",
     "translate": "The question and the documents are in different languages: the model translates the "
                  "question into the documents' language to search them.",
+    "translate_answer": "The answer came out in the documents' language: the model translates it into the "
+                        "question's, keeping its names and numbers as they stand.",
     "standalone": "The question refers to an earlier answer: the model writes it out in full before searching.",
 }
 #: Tasks whose panel has a Stop button of its own beside them: the status bar's would be a second one.

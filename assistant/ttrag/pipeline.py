@@ -6,6 +6,7 @@ trace events through ``emit`` and check ``cancel`` between steps.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -22,12 +23,12 @@ from assistant.models.base import (
     Generator,
 )
 from assistant.records import Answer, Chunk, Event, Hit, Progress, Retract, TokenText, TraceStep
-from assistant.text.language import language_name, question_language
+from assistant.text.language import classify, language_name, question_language
 from assistant.ttrag import aliases, conditional, evidence, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.context import Context, chunk_at
-from assistant.ttrag.generate import Reading, cite, stream_answer
-from assistant.ttrag.rewrite import rewrite_query, translate_query
+from assistant.ttrag.generate import Reading, cite, states_numbers, stream_answer
+from assistant.ttrag.rewrite import rewrite_query, translate_answer, translate_query
 
 #: The not-found reply in the languages whose questions are measured (one document, several), by ISO 639-1 code.
 NOT_FOUND = {
@@ -209,7 +210,41 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
              supported_by=list(reading.supported_by), reason=reading.reason, reply=reading.raw,
              found_p=None if reading.found_p is None else round(reading.found_p, 4))
+    if reading.found and asked.language:
+        reading = _in_language(run, models, reading, asked.language, attempt)
     return reading
+
+
+_MARKERS_AT_END = re.compile(r"\s*(?:\[\d+\])+\s*$")
+_WORD = re.compile(r"\w+")
+
+
+def _in_language(run: _Run, models: Models, reading: Reading, language: str, attempt: int) -> Reading:
+    """``reading`` with its sentence in ``language`` (the question's, an English name). The reader is asked
+    to write in it, but a 1.5B reader sometimes copies the passage's own sentence, and the sentence that
+    replaces one not stating the short answer is the passage's: a found sentence the detector places in
+    another language is translated by one call (stage ``translate_answer``), its ``[n]`` markers kept. The
+    translation replaces it on screen (a :class:`Retract`, then the new text) only when the detector places it
+    in ``language``, it states every number and every name (capitalised word) of the short answer, and it is
+    not more than twice as long; else the sentence stands as it was (a list of names, a passage of codes and
+    scripts that a translation can only garble)."""
+    at = _MARKERS_AT_END.search(reading.sentence)
+    sentence, markers = (reading.sentence[:at.start()], at.group(0)) if at else (reading.sentence, "")
+    code, _ = classify(sentence)
+    if not code or language_name(code) == language:
+        return reading
+    with run.stage("translate_answer"):
+        translated = translate_answer(models.generator, sentence, language)
+    names = [w for w in _WORD.findall(reading.short_answer) if w[:1].isupper() and w.lower() not in ("the", "a", "an")]
+    kept = bool(translated) and language_name(classify(translated)[0]) == language and \
+        states_numbers(reading.short_answer, translated) and all(w.lower() in translated.lower() for w in names) \
+        and len(translated) <= 2 * len(sentence) + 40
+    run.note("translate_answer", attempt=attempt, language=code, sentence=translated, kept=kept)
+    if not kept:
+        return reading
+    run.retract(reading.sentence)
+    run.text(translated + markers)
+    return replace(reading, sentence=translated + markers)
 
 
 def _passages_read(chunks: list[Chunk], reading: Reading) -> list[Chunk]:

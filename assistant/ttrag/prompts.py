@@ -113,6 +113,13 @@ def translate_prompt(question: str, language: str) -> str:
             f"Question: {question}")
 
 
+def translate_answer_prompt(sentence: str, language: str) -> str:
+    """Ask for the answer ``sentence`` in ``language`` (an English language name), the question's language."""
+    return (f"Task: translate the sentence into {language}. Keep names, numbers, amounts, dates, codes and quoted "
+            "words exactly as they are. Reply with the translation only.\n"
+            f"Sentence: {sentence}")
+
+
 def route_prompt(question: str) -> str:
     """Classify a request into a compute category (TTRAG conditional compute)."""
     return (

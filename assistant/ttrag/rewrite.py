@@ -1,5 +1,5 @@
 """Query rewriting (TTRAG Algorithm 1): a new query from what the retrieved chunks say, and the question
-translated into the documents' language."""
+translated into the documents' language (and an answer sentence into the question's)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk
-from assistant.ttrag.prompts import SYSTEM, rewrite_prompt, translate_prompt
+from assistant.ttrag.prompts import SYSTEM, rewrite_prompt, translate_answer_prompt, translate_prompt
 from assistant.ttrag.window import fit_read
 
 
@@ -30,6 +30,14 @@ def translate_query(generator: Generator, question: str, language: str, *, max_t
     reply = generator.complete(GenerationRequest(SYSTEM, translate_prompt(question, language),
                                                  max_tokens=max_tokens, purpose="translate"))
     return _first_line(reply, ("translation:", f"{language.lower()}:", "question:"))
+
+
+def translate_answer(generator: Generator, sentence: str, language: str, *, max_tokens: int = 160) -> str:
+    """The answer ``sentence`` translated into ``language`` (an English language name) by one call: the first
+    line of the reply, quotes and labels stripped; '' if the model gave none."""
+    reply = generator.complete(GenerationRequest(SYSTEM, translate_answer_prompt(sentence, language),
+                                                 max_tokens=max_tokens, purpose="translate_answer"))
+    return _first_line(reply, ("translation:", f"{language.lower()}:", "sentence:"))
 
 
 def _first_line(reply: str, labels: Sequence[str]) -> str:
