@@ -11,7 +11,9 @@ re-rank: the re-ranker's top 3), searched with the question as asked ("before": 
 question not in English, with the translation the pipeline makes ("after"); recall@3 = a gold passage among
 them. The seconds of detection and translation are timed per question. ``answers``: the whole pipeline
 (:func:`assistant.ttrag.pipeline.ask`) on the first ``--n`` questions of each source task, in each language:
-accepted by the source task's rule, and the answer's language as detected. Intervals: 95% bootstrap.
+accepted by the source task's rule, the answer's language as detected, and the seconds of the two language
+calls (the question's translation, and the answer's when the reader wrote it in the documents' language).
+Intervals: 95% bootstrap.
 """
 
 from __future__ import annotations
@@ -142,63 +144,94 @@ def recall_table(records: list[dict[str, Any]]) -> list[str]:
         right = sum(r["detected"] == code for r in rows)
         lines.append(f"| {code} | {right}/{len(rows)} | {cells[0]} | {cells[1]} | {after - english:+.3f} | "
                      f"{oracle:.3f} | {sum(secs) / max(len(secs), 1):.2f} / {max(secs, default=0):.2f} |")
-    lines += ["", "After, per source task:", "", "| task | n | " + " | ".join(("en", *NAMES)) + " |",
-              "|---|---|" + "---|" * (1 + len(NAMES))]
+    return lines + _per_task(complete, "after", "After")
+
+
+def _per_task(complete: list[dict[str, dict[str, Any]]], key: str, title: str) -> list[str]:
+    """The share of ``key`` per source task and language."""
+    lines = ["", f"{title}, per source task:", "", "| task | n | " + " | ".join(("en", *NAMES)) + " |",
+             "|---|---|" + "---|" * (1 + len(NAMES))]
     for task in dict.fromkeys(v["en"]["task"] for v in complete):
         group = [v for v in complete if v["en"]["task"] == task]
-        cells = [f"{sum(v[c]['after'] for v in group) / len(group):.2f}" for c in ("en", *NAMES)]
+        cells = [f"{sum(float(v[c][key]) for v in group) / len(group):.2f}" for c in ("en", *NAMES)]
         lines.append(f"| {task} | {len(group)} | " + " | ".join(cells) + " |")
     return lines
 
 
 def answers(args: argparse.Namespace, store: Any, sources: Any, rows: list[dict[str, Any]]) -> list[str]:
+    """The whole pipeline on the first ``--n`` questions of each source task in each language; one JSON line
+    per question and language appended to ``--out``'s ``.jsonl`` as it goes (a rerun goes on from there)."""
     from assistant.config import PipelineOptions
-    from assistant.eval.metrics import bootstrap_ci
     from assistant.text.language import classify
     from assistant.ttrag.generate import strip_markers
     from assistant.ttrag.pipeline import Models, ask
 
     tasks = dict.fromkeys(r["task"] for r in rows)
     picked = [r for task in tasks for r in [x for x in rows if x["task"] == task][:args.n]]
-    contexts = _contexts(sources, picked, store.tokenizer())
-    models = Models(store.generator(), store.embedder(), store.encoder())
-    right: dict[str, list[float]] = {}
-    in_language: dict[str, list[float]] = {}
-    added: dict[str, list[float]] = {}
-    total: dict[str, list[float]] = {}
-    per_question = []
-    for n, row in enumerate(picked, 1):
+    log = args.out.with_suffix(".jsonl") if args.out else None
+    done = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log and log.exists() else []
+    seen = {(d["id"], d["language"]) for d in done}
+    todo = [r for r in picked if any((r["id"], c) not in seen for c in ("en", *NAMES))]
+    contexts = _contexts(sources, todo, store.tokenizer()) if todo else {}
+    models = Models(store.generator(), store.embedder(), store.encoder()) if todo else None
+    for n, row in enumerate(todo, 1):
         for code in ("en", *NAMES):
+            if (row["id"], code) in seen:
+                continue
             key, q = sources.question(row, code)
             answer = ask(contexts[key], q.text, models, PipelineOptions())
             ok = sources.judge(row, q, answer.short_answer, answer.found)
-            right.setdefault(code, []).append(float(ok))
             said = classify(strip_markers(answer.text))[0] if answer.found else ""
-            if answer.found:
-                in_language.setdefault(code, []).append(float(said == code))
-            added.setdefault(code, []).append(sum(u.total_s for u in answer.usage if u.purpose == "translate"))
-            total.setdefault(code, []).append(answer.timings.get("total", 0.0))
-            per_question.append({"id": row["id"], "language": code, "question": q.text, "found": answer.found,
-                                 "short_answer": answer.short_answer, "text": answer.text, "accepted": ok,
-                                 "answer_language": said, "seconds": answer.timings.get("total"),
-                                 "translate_s": added[code][-1]})
-            print(f"{n}/{len(picked)} {row['id']} {code}: {ok} {said} {answer.text[:80]!r}", file=sys.stderr)
-    lines = ["| language | n | accepted | accepted - English | found answers in the question's language | "
-             "translation s (mean) | whole answer s (mean) |", "|---|---|---|---|---|---|---|"]
-    english = sum(right["en"]) / len(right["en"])
+            record = {"id": row["id"], "task": row["task"], "language": code, "question": q.text,
+                      "found": answer.found, "short_answer": answer.short_answer, "text": answer.text,
+                      "accepted": bool(ok), "answer_language": said,
+                      "seconds": round(answer.timings.get("total", 0.0), 2),
+                      "translate_s": round(sum(u.total_s for u in answer.usage
+                                             if u.purpose in ("translate", "translate_answer")), 2)}
+            done.append(record)
+            if log:
+                with log.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            print(f"{n}/{len(todo)} {row['id']} {code}: {ok} {said} {answer.text[:80]!r}", file=sys.stderr)
+    ids = {r["id"] for r in picked}
+    return answers_table([d for d in done if d["id"] in ids])
+
+
+def answers_table(records: list[dict[str, Any]]) -> list[str]:
+    """The answers table of the per-question records (questions measured in all four languages only): accepted
+    per language with its 95% bootstrap interval, the paired change from English with its interval, the share
+    of found answers written in the question's language, and the seconds."""
+    from assistant.eval.metrics import bootstrap_ci
+
+    by_id: dict[str, dict[str, dict[str, Any]]] = {}
+    for d in records:
+        by_id.setdefault(d["id"], {})[d["language"]] = d
+    complete = [v for v in by_id.values() if len(v) == 1 + len(NAMES)]
+    lines = [f"{len(complete)} questions measured in all four languages.", "",
+             "| language | n | accepted | accepted - English (paired) | said \"not found\" | found answers in the "
+             "question's language | language calls s (mean / p50) | whole answer s (mean / p50) |",
+             "|---|---|---|---|---|---|---|---|"]
+    english = [float(v["en"]["accepted"]) for v in complete]
     for code in ("en", *NAMES):
-        a, lo, hi = bootstrap_ci(right[code])
-        lang = in_language.get(code, [])
+        rows = [v[code] for v in complete]
+        ok = [float(r["accepted"]) for r in rows]
+        a, lo, hi = bootstrap_ci(ok)
+        if code == "en":
+            change = "-"
+        else:
+            d, dlo, dhi = bootstrap_ci([x - e for x, e in zip(ok, english, strict=True)])
+            change = f"{d:+.3f} [{dlo:+.2f}, {dhi:+.2f}]"
+        found = [r for r in rows if r["found"]]
+        lang = [float(r["answer_language"] == code) for r in found]
         share = f"{sum(lang) / len(lang):.2f} ({int(sum(lang))}/{len(lang)})" if lang else "-"
-        lines.append(f"| {code} | {len(right[code])} | {a:.3f} [{lo:.2f}, {hi:.2f}] | {a - english:+.3f} | {share} | "
-                     f"{sum(added[code]) / len(added[code]):.2f} | {sum(total[code]) / len(total[code]):.1f} |")
-    _dump(args, "answers", per_question)
-    return lines
-
-
-def _dump(args: argparse.Namespace, what: str, rows: list[dict[str, Any]]) -> None:
-    if args.out:
-        args.out.with_suffix(".json").write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
+        nf = sum(not r["found"] for r in rows)
+        secs = sorted(r["seconds"] for r in rows)
+        tr = sorted(r["translate_s"] for r in rows)
+        lines.append(f"| {code} | {len(rows)} | {a:.3f} [{lo:.2f}, {hi:.2f}] | {change} | {nf} | {share} | "
+                     f"{sum(tr) / max(len(tr), 1):.2f} / {tr[len(tr) // 2] if tr else 0:.2f} | "
+                     f"{sum(secs) / max(len(secs), 1):.1f} / "
+                     f"{secs[len(secs) // 2] if secs else 0:.1f} |")
+    return lines + _per_task(complete, "accepted", "Accepted")
 
 
 def main() -> int:
