@@ -25,7 +25,7 @@ import assistant.models  # noqa: F401  (offline environment)
 from assistant.config import Settings
 from assistant.eval.cuad import Item, contract_set, load_items
 from assistant.eval.metrics import bootstrap_ci, content_words
-from assistant.eval.report import machine, write
+from assistant.eval.report import machine, summary_table, write
 from assistant.service import ModelStore
 from assistant.ttrag.compute.draft import Point, write_draft
 from assistant.ttrag.context import build_context
@@ -119,11 +119,8 @@ def main() -> None:
           f"Machine: {machine()}  ",
           f"Date: {time.strftime('%Y-%m-%d %H:%M')}; bundled 1.5B reader, default settings, warm; run "
           f"{time.perf_counter() - t_start:.0f} s. The {args.half} half's contracts; no setting was chosen on "
-          "these e-mails. Intervals: 95% bootstrap.", "", "| measure | value |", "|---|---|"]
-    for k, v in summary.items():
-        cell = f"{v[0]:.3f} [{v[1]:.2f}, {v[2]:.2f}]" if isinstance(v, tuple) else \
-            (f"{v:.1f}" if isinstance(v, float) else str(v))
-        md.append(f"| {k} | {cell} |")
+          "these e-mails. Intervals: 95% bootstrap.", ""]
+    md += summary_table(summary)
     md += ["", "| contract | question | lawyers' label | right | wrong fact | answer shown |", "|---" * 6 + "|"]
     md += [f"| {r['contract'][:40]} | {j['question']} | {j['label'][:60]} | {'yes' if j['right'] else 'no'} | "
            f"{'**yes**' if j['wrong_fact'] else '-'} | "

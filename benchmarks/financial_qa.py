@@ -27,7 +27,7 @@ import assistant.models  # noqa: F401  (offline environment)
 from assistant.config import Settings
 from assistant.documents import read_many
 from assistant.eval.metrics import bootstrap_ci, content_words, token_f1
-from assistant.eval.report import machine, write
+from assistant.eval.report import machine, summary_table, write
 from assistant.service import ModelStore
 from assistant.ttrag.context import build_context
 from assistant.ttrag.generate import strip_markers
@@ -106,12 +106,8 @@ def main() -> None:
           f"Machine: {machine()}  ",
           f"Date: {time.strftime('%Y-%m-%d %H:%M')}; bundled 1.5B reader, the default pipeline; run "
           f"{time.perf_counter() - t_start:.0f} s. No setting was chosen on these questions (read once, as a test "
-          "half). Intervals: 95% bootstrap over questions.", "",
-          "| measure | value |", "|---|---|"]
-    for k, v in summary.items():
-        cell = f"{v[0]:.3f} [{v[1]:.2f}, {v[2]:.2f}]" if isinstance(v, tuple) else \
-            (f"{v:.1f}" if isinstance(v, float) else str(v))
-        md.append(f"| {k} | {cell} |")
+          "half). Intervals: 95% bootstrap over questions.", ""]
+    md += summary_table(summary)
     md += ["", "| call | question | found | F1 | recall | s | answer |", "|---|---|---|---|---|---|---|"]
     md += [f"| {r['call']} | {r['question'][:90]} | {'yes' if r['found'] else 'no'} | {r['f1']:.2f} | "
            f"{r['recall']:.2f} | {r['seconds']:.0f} | {strip_markers(r['answer'])[:140].replace('|', '/')} |"

@@ -60,11 +60,10 @@ def questions(n_answerable: int, n_absent: int, data: Path) -> list[dict[str, An
     """Seeded dev-half HotpotQA questions (the evaluation's split: seed 0, first half of the shuffled order),
     each with its document's paragraphs; the absent ones lack their gold paragraphs."""
     from assistant.eval.hotpot import HOTPOT_FILE
+    from assistant.eval.recall import split_questions
 
     rows = [json.loads(line) for line in (data / HOTPOT_FILE).open(encoding="utf-8")]
-    order = list(range(len(rows)))
-    random.Random(0).shuffle(order)
-    dev = [rows[i] for i in order[: len(order) // 2]]
+    dev = [row for row, half in split_questions(rows, len(rows), 0) if half == "dev"]  # type: ignore[arg-type]
     picked = random.Random(11).sample(dev, n_answerable + n_absent)
     out = []
     for k, row in enumerate(picked):

@@ -51,6 +51,19 @@ def recall_table(results: Mapping[str, Mapping[str, Any]], systems: Sequence[str
     return lines
 
 
+def summary_table(summary: Mapping[str, object]) -> list[str]:
+    """A ``| measure | value |`` table: a (value, low, high) tuple as ``0.460 [0.32, 0.60]`` (a figure and its
+    bootstrap interval), a float to one decimal (seconds), anything else as it is."""
+    lines = ["| measure | value |", "|---|---|"]
+    for k, v in summary.items():
+        if isinstance(v, tuple):
+            cell = f"{v[0]:.3f} [{v[1]:.2f}, {v[2]:.2f}]"
+        else:
+            cell = f"{v:.1f}" if isinstance(v, float) else str(v)
+        lines.append(f"| {k} | {cell} |")
+    return lines
+
+
 def latency_table(rows: Mapping[str, Mapping[str, float]]) -> list[str]:
     lines = ["| stage | n | mean s | p50 s | p95 s | p99 s |", "|---|---|---|---|---|---|"]
     for name, st in rows.items():

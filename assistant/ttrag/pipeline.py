@@ -215,7 +215,6 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
     return reading
 
 
-_MARKERS_AT_END = re.compile(r"\s*(?:\[\d+\])+\s*$")
 _WORD = re.compile(r"\w+")
 
 
@@ -228,8 +227,9 @@ def _in_language(run: _Run, models: Models, reading: Reading, language: str, att
     in ``language``, it states every number and every name (capitalised word) of the short answer, and it is
     not more than twice as long; else the sentence stands as it was (a list of names, a passage of codes and
     scripts that a translation can only garble)."""
-    at = _MARKERS_AT_END.search(reading.sentence)
-    sentence, markers = (reading.sentence[:at.start()], at.group(0)) if at else (reading.sentence, "")
+    markers = " " + "".join(f"[{n}]" for n in reading.supported_by)  # as stream_answer appends them
+    sentence = reading.sentence.removesuffix(markers)
+    markers = reading.sentence[len(sentence):]
     code, _ = classify(sentence)
     if not code or language_name(code) == language:
         return reading
