@@ -110,6 +110,13 @@ class PipelineOptions:
             answer and took HotpotQA unanswerable "not found" .10 -> .25; 0.9 took it to .75 but lost 2 of
             30 right answers (and refused right answers at P .81-.88 in the end-to-end tests), so 0.8
             (``benchmarks/found_confidence.py``, ``assistant eval answers --vary min_found_p=...``).
+        min_yes_p: a "yes" to a yes/no question counts only when the reader's P(yes) at its short answer (over
+            "yes" and "no") is at least this; 0 = off. The grounding checks cannot test a "yes" (its words are
+            the question's): on the dev halves the reader said "yes" to clauses the lawyers found absent at
+            P(yes) .67-.85 and to stated ones at .59-.94; 0.8 took the wrong "yes" shown from 23 to 12 of 80
+            reads (40 CUAD questions: absent clauses said so 10 -> 18 of 20, stated ones right 15 -> 12 of 20;
+            40 HotpotQA reads: no right answer lost), ``benchmarks/results/yesno-confidence.md``; end to end on
+            40 CUAD dev questions .475 -> .575 (4 won, 0 lost, 1.06x the time), ``ablation-yes-cuad-dev.md``.
         answer_rules_off: names of :data:`ANSWER_RULES` switched off (for ablations; all on by default).
         translate: a question in another language than the documents is translated into theirs by one
             LLM call and searched with that (:mod:`assistant.text.language`); the reader sees both and
@@ -132,6 +139,7 @@ class PipelineOptions:
     min_coverage: float = 0.5
     evidence_tokens: int = DEFAULT_EVIDENCE_TOKENS
     min_found_p: float = 0.8
+    min_yes_p: float = 0.8
     answer_rules_off: tuple[str, ...] = ()
     translate: bool = True
 

@@ -318,6 +318,57 @@ def test_an_answer_the_reader_was_unsure_of_is_not_found_under_a_threshold() -> 
             assert reading.reason == "the reader was unsure the passages answer it (P(found) 0.62 < 0.90)"
 
 
+class _UnsureOfYes(ScriptedGenerator):
+    """Ours: the reply of ``script``, with the reader's P(yes) at its short answer reported once decoded."""
+
+    def __init__(self, raw: str, p_yes: float) -> None:
+        super().__init__(lambda r: raw)
+        self.p_yes = p_yes
+
+    def stream(self, request: GenerationRequest) -> object:  # type: ignore[override]
+        self.yes_probs = []
+        for piece in super().stream(request):
+            self.yes_probs = [self.p_yes]  # decoded before the "answer" key, where it is read
+            yield piece
+
+
+def test_a_yes_the_reader_was_unsure_of_is_not_found_under_a_threshold() -> None:
+    q = "Was First for Women started by Bauer?"
+    yes = _reply(passage=2, short_answer="yes", answer="Yes, First for Women was started by Bauer [2].")
+    no = _reply(passage=2, short_answer="no", answer="No, it was not started by Bauer [2].")
+    for raw, p, threshold, found in ((yes, 0.7, 0.0, True), (yes, 0.7, 0.8, False), (yes, 0.9, 0.8, True),
+                                     (no, 0.3, 0.8, True)):  # a "no" is not held to it
+        pieces: list[str] = []
+        reading = stream_answer(_UnsureOfYes(raw, p), q, CHUNKS, max_tokens=200, on_text=pieces.append,
+                                min_yes_p=threshold)
+        assert reading.found is found, (raw, p, threshold)
+        assert bool(pieces) is found
+        assert reading.yes_p == p
+        if not found:
+            assert reading.reason == "the reader was unsure of its yes (P(yes) 0.70 < 0.80)"
+
+
+def test_an_unsure_yes_is_not_found_by_default_in_an_ask(tokenizer: object) -> None:
+    """The pipeline's default holds a "yes" to the bar (PipelineOptions.min_yes_p): an unsure "yes" to a clause
+    the passages do not name is "not found" after the rewrite, a sure one is the answer."""
+    from assistant.records import Document, Segment
+    from assistant.ttrag.context import build_context
+    from assistant.ttrag.pipeline import NOT_FOUND_TEXT, Models, ask
+
+    text = ("Either party shall be liable for direct damages caused by its breach of this Agreement. "
+            "Each party shall keep the other's confidential information secret.")
+    ctx = build_context([Document("c.txt", text, (Segment(text, page=1),), (0,))], tokenizer, chunk_tokens=30)
+    q = "Does the agreement include liquidated damages?"
+    yes = _reply(passage=1, short_answer="yes", answer="Yes, the agreement includes liquidated damages [1].")
+    opts = PipelineOptions(router=False)
+    assert opts.min_yes_p == 0.8
+    unsure = ask(ctx, q, Models(_UnsureOfYes(yes, 0.7), None, None), opts)
+    assert not unsure.found and unsure.text == NOT_FOUND_TEXT
+    assert any("unsure of its yes" in str(step.get("reason")) for step in unsure.trace)
+    sure = ask(ctx, q, Models(_UnsureOfYes(yes, 0.95), None, None), opts)
+    assert sure.found and sure.short_answer == "yes"
+
+
 _CAP = [Chunk(0, "The Supplier may request a meeting at any time. The total liquidated damages for late delivery are "
                  "capped at 7.5% of the order value.", "c.md", 0, 160)]
 _CLAUSE = [Chunk(0, "The rights of the Buyer under this Section are in addition to its rights in respect of interest "

@@ -4,6 +4,8 @@ sampler chain gives."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from llama_cpp import Llama
 
@@ -84,3 +86,20 @@ def test_a_reading_carries_the_readers_found_probability(fast_llm: object) -> No
     reading = stream_answer(wrapped, QUESTIONS[0], PASSAGES, max_tokens=80, on_text=lambda _t: None)
     assert reading.found_p is not None and 0.0 <= reading.found_p <= 1.0
     assert (reading.found_p > 0.5) == ('"found": true' in reading.raw.replace('":true', '": true'))
+
+
+def test_a_yes_no_reading_carries_the_readers_yes_probability(fast_llm: object) -> None:
+    """P(yes) at the short answer of a yes/no reply, over "yes" and "no": above one half exactly when the
+    short answer is "yes"; a question of another kind has none."""
+    import threading
+
+    from assistant.models.base import CancellableGenerator
+    from assistant.ttrag.generate import stream_answer
+
+    wrapped = CancellableGenerator(fast_llm, threading.Event())  # type: ignore[arg-type]
+    yesno = stream_answer(wrapped, QUESTIONS[1], PASSAGES, max_tokens=80, on_text=lambda _t: None)
+    short = bool(re.search(r'"short_answer"\s*:\s*"yes"', yesno.raw))
+    assert yesno.yes_p is not None and 0.0 <= yesno.yes_p <= 1.0
+    assert (yesno.yes_p > 0.5) == short, yesno.raw
+    other = stream_answer(wrapped, QUESTIONS[0], PASSAGES, max_tokens=80, on_text=lambda _t: None)
+    assert other.yes_p is None

@@ -43,12 +43,13 @@ from assistant.ttrag.prefilter import chunk_embeddings, prefilter
 
 class ReplayGenerator(Generator):
     """Wraps a generator; a request seen before replays its reply, its recorded :class:`Usage` and the
-    reader's P(true) at each JSON boolean (:attr:`Generator.boolean_probs`)."""
+    reader's P(true) at each JSON boolean and P(yes) at each yes or no (:attr:`Generator.boolean_probs`,
+    :attr:`Generator.yes_probs`)."""
 
     def __init__(self, inner: Generator) -> None:
         super().__init__()
         self.inner = inner
-        self.seen: dict[str, tuple[list[str], Usage, list[float]]] = {}
+        self.seen: dict[str, tuple[list[str], Usage, list[float], list[float]]] = {}
         self.replayed = 0
 
     def count_tokens(self, text: str) -> int:
@@ -62,11 +63,12 @@ class ReplayGenerator(Generator):
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         key = json.dumps([request.system, request.user, request.max_tokens, request.json_schema], sort_keys=True)
-        self.boolean_probs = []
+        self.boolean_probs, self.yes_probs = [], []
         if key in self.seen:
-            pieces, usage, probs = self.seen[key]
+            pieces, usage, probs, yes = self.seen[key]
             self.replayed += 1
             self.boolean_probs = list(probs)  # known before the reply, as a live read knows them by then
+            self.yes_probs = list(yes)
             yield from pieces
             self.usage.append(dataclasses.replace(usage, purpose=request.purpose))
             return
@@ -75,10 +77,12 @@ class ReplayGenerator(Generator):
         for piece in self.inner.stream(request):
             pieces.append(piece)
             self.boolean_probs = list(self.inner.boolean_probs)
+            self.yes_probs = list(self.inner.yes_probs)
             yield piece
         usage = self.inner.usage[start] if len(self.inner.usage) > start else Usage(request.purpose, 0, 0, 0, 0)
         self.boolean_probs = list(self.inner.boolean_probs)
-        self.seen[key] = (pieces, usage, list(self.boolean_probs))
+        self.yes_probs = list(self.inner.yes_probs)
+        self.seen[key] = (pieces, usage, list(self.boolean_probs), list(self.yes_probs))
         self.usage.append(usage)
 
 
@@ -132,7 +136,7 @@ def _read(ctx: Context, q: Question, m: Models, opts: PipelineOptions, chunks: l
     first: list[float] = []
     reading = stream_answer(m.generator, q.text, chunks, max_tokens=opts.max_answer_tokens,
                             on_text=lambda s: first.append(time.perf_counter() - t0) if not first else None,
-                            min_coverage=opts.min_coverage, min_found_p=opts.min_found_p,
+                            min_coverage=opts.min_coverage, min_found_p=opts.min_found_p, min_yes_p=opts.min_yes_p,
                             rules_off=opts.answer_rules_off)
     cited = [chunks[n - 1] for n in reading.supported_by]
     return Read(reading.short_answer if reading.found else "", reading.found, [chunks], cited, retrieval_s,

@@ -46,6 +46,9 @@ class Generator(ABC):
         # (the two values' probabilities at that token, renormalised); empty where it cannot. Filled as the
         # reply streams: when a piece is yielded, the booleans decoded before it are here.
         self.boolean_probs: list[float] = []
+        # P(yes) for each lower-case "yes" or "no" the last stream decoded (a yes/no question's short answer), the
+        # same way; empty where the backend cannot tell
+        self.yes_probs: list[float] = []
 
     @abstractmethod
     def stream(self, request: GenerationRequest) -> Iterator[str]:
@@ -97,13 +100,15 @@ class CancellableGenerator(Generator):
         cancel = request.cancel
         if cancel is not None and cancel.is_set():
             raise Cancelled()
-        self.boolean_probs = []
+        self.boolean_probs, self.yes_probs = [], []
         for piece in self.generator.stream(request):
             if cancel is not None and cancel.is_set():
                 raise Cancelled()
             self.boolean_probs = list(self.generator.boolean_probs)  # as they come: read mid-reply
+            self.yes_probs = list(self.generator.yes_probs)
             yield piece
         self.boolean_probs = list(self.generator.boolean_probs)
+        self.yes_probs = list(self.generator.yes_probs)
 
 
 class Embedder(ABC):

@@ -78,6 +78,7 @@ class StoppableLlama(Llama):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.boolean_tokens = _boolean_tokens(self)
+        self.yes_tokens = _boolean_tokens(self, (b"yes", b"no"))
         # kept on the instance: ctypes must not free the callback while llama.cpp holds it
         low = llama_cpp.llama_cpp
         self._abort = low.ggml_abort_callback(lambda _data: self._stopping())
@@ -95,7 +96,8 @@ class StoppableLlama(Llama):
             return super()._init_sampler(*args, **kwargs)
         self.last_sampler = GreedyGrammarSampler(self._model.vocab, grammar, self._n_vocab,
                                                  repeat_penalty=kwargs.get("repeat_penalty", 1.0),
-                                                 last_n=self.last_n_tokens_size, booleans=self.boolean_tokens)
+                                                 last_n=self.last_n_tokens_size, booleans=self.boolean_tokens,
+                                                 yes_no=self.yes_tokens)
         return self.last_sampler
 
     def _stopping(self) -> bool:
@@ -113,15 +115,22 @@ class StoppableLlama(Llama):
             raise
 
 
-def _boolean_tokens(llm: Llama) -> tuple[np.ndarray, np.ndarray]:
-    """Token ids that spell ``true`` and ``false`` alone (with or without a leading space)."""
+def _boolean_tokens(llm: Llama, words: tuple[bytes, bytes] = (b"true", b"false")) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids that spell ``words`` (``true`` and ``false``) alone (with or without a leading space)."""
     found: tuple[list[int], list[int]] = ([], [])
-    for k, word in enumerate((b"true", b"false")):
+    for k, word in enumerate(words):
         for text in (word, b" " + word):
             ids = llm.tokenize(text, add_bos=False, special=False)
             if len(ids) == 1:
                 found[k].append(ids[0])
     return np.array(found[0], dtype=np.int64), np.array(found[1], dtype=np.int64)
+
+
+def _share(logits: np.ndarray, first: np.ndarray, second: np.ndarray) -> float:
+    """P(``first``) over the two values' tokens only (a softmax restricted to them: the rest cancels out)."""
+    top = float(logits.max())
+    p_first = float(np.exp(logits[first] - top).sum())
+    return p_first / (p_first + float(np.exp(logits[second] - top).sum()))
 
 
 class GreedyGrammarSampler:
@@ -138,7 +147,8 @@ class GreedyGrammarSampler:
     """
 
     def __init__(self, vocab: Any, grammar: LlamaGrammar, n_vocab: int, *, repeat_penalty: float = 1.0,
-                 last_n: int = 64, booleans: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+                 last_n: int = 64, booleans: tuple[np.ndarray, np.ndarray] | None = None,
+                 yes_no: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         low = llama_cpp.llama_cpp
         self._grammar = low.llama_sampler_init_grammar(vocab, grammar._grammar.encode("utf-8"),
                                                        grammar._root.encode("utf-8"))
@@ -157,6 +167,9 @@ class GreedyGrammarSampler:
         self._true: np.ndarray = booleans[0] if booleans is not None else none
         self._false: np.ndarray = booleans[1] if booleans is not None else none
         self.boolean_probs: list[float] = []  # P(true) at each JSON boolean chosen, renormalised over the two
+        self._yes: np.ndarray = yes_no[0] if yes_no is not None else none
+        self._no: np.ndarray = yes_no[1] if yes_no is not None else none
+        self.yes_probs: list[float] = []  # P(yes) at each lower-case "yes" or "no" chosen, over the two
 
     def _allows(self, token: int, logit: float) -> bool:
         low = llama_cpp.llama_cpp
@@ -183,10 +196,9 @@ class GreedyGrammarSampler:
             low.llama_sampler_apply(self._grammar, ctypes.byref(arr))
             token = int(np.argmax(self._all_view["logit"]))
         if self._true.size and (token in self._true or token in self._false):
-            top = float(logits.max())  # softmax over the two values' tokens only: the rest cancels out
-            p_true = float(np.exp(logits[self._true] - top).sum())
-            p_false = float(np.exp(logits[self._false] - top).sum())
-            self.boolean_probs.append(p_true / (p_true + p_false))
+            self.boolean_probs.append(_share(logits, self._true, self._false))
+        elif self._yes.size and (token in self._yes or token in self._no):
+            self.yes_probs.append(_share(logits, self._yes, self._no))
         low.llama_sampler_accept(self._grammar, token)
         self.recent.append(token)
         return token
@@ -286,7 +298,7 @@ class LlamaGenerator(Generator):
             n_out = 0
             self.llm.stop = request.cancel
             self.llm.last_sampler = None
-            self.boolean_probs = []
+            self.boolean_probs, self.yes_probs = [], []
             try:
                 chunks = self.llm.create_chat_completion(
                     messages=messages, stream=True, temperature=0.0, top_k=1,
@@ -300,6 +312,7 @@ class LlamaGenerator(Generator):
                         n_out += 1
                         if self.llm.last_sampler is not None:
                             self.boolean_probs = list(self.llm.last_sampler.boolean_probs)
+                            self.yes_probs = list(self.llm.last_sampler.yes_probs)
                         yield text
             except _Interrupted:
                 raise Cancelled() from None
@@ -310,6 +323,7 @@ class LlamaGenerator(Generator):
                 self.llm.stop = None
                 if self.llm.last_sampler is not None:
                     self.boolean_probs = list(self.llm.last_sampler.boolean_probs)
+                    self.yes_probs = list(self.llm.last_sampler.yes_probs)
                 prompt_tokens = max(0, self.llm.n_tokens - n_out)
                 self._record(request.purpose, prompt_tokens, n_out, t0, first)
 

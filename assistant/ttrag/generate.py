@@ -66,6 +66,8 @@ class Reading:
             passage numbers above count these.
         found_p: the reader's probability that the passages answer (P(true) at its ``found`` token, over
             the two values), where the backend can tell; None elsewhere.
+        yes_p: for a yes/no question, the reader's P(yes) at its short answer (over "yes" and "no"), where the
+            backend can tell; None elsewhere.
     """
 
     found: bool
@@ -76,6 +78,7 @@ class Reading:
     raw: str
     fit: Fit | None = None
     found_p: float | None = None
+    yes_p: float | None = None
 
 
 def strip_markers(text: str) -> str:
@@ -217,7 +220,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                   purpose: str = "answer", min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
                   note: str = "", equivalents: Sequence[tuple[str, str]] = (), min_passages: int = 1,
                   translated: str = "", language: str = "", min_found_p: float = 0.0,
-                  rules_off: Collection[str] = ()) -> Reading:
+                  min_yes_p: float = 0.0, rules_off: Collection[str] = ()) -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
@@ -234,6 +237,9 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
         min_found_p: an answer counts only when the reader's P(found) (P(true) at its ``found`` token) is
             at least this; 0 = the reader's greedy choice alone. Needs a backend that reports it
             (:attr:`Generator.boolean_probs`); others are not held to it.
+        min_yes_p: a "yes" to a yes/no question counts only when the reader's P(yes) at its short answer is
+            at least this (:attr:`Generator.yes_probs`); 0 = off; backends that do not report it are not held
+            to it.
         read_before: passages earlier attempts read (they count towards that coverage).
         note: a line for the reader before the question (which party a defined term stands for).
         equivalents: (name, term) pairs of the parties the question names, for the key-term coverage
@@ -262,15 +268,18 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                                 json_schema=answer_schema(qtype), purpose=purpose)
     reading = _answer(generator, request, judged, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
                       min_coverage=min_coverage, read_before=read_before, equivalents=equivalents,
-                      across=bool(translated), min_found_p=min_found_p, rules_off=rules_off)
+                      across=bool(translated), min_found_p=min_found_p, min_yes_p=min_yes_p, rules_off=rules_off)
     probs = generator.boolean_probs  # the reply's first boolean is its "found" field
-    return dataclasses.replace(reading, fit=fit, found_p=probs[0] if probs else None)
+    yes = generator.yes_probs  # the first yes or no of a yes/no reply is its short answer
+    return dataclasses.replace(reading, fit=fit, found_p=probs[0] if probs else None,
+                               yes_p=yes[0] if yes and qtype.kind == "yesno" else None)
 
 
 def _answer(generator: Generator, request: GenerationRequest, question: str, qtype: QuestionType,
             chunks: Sequence[Chunk], *, on_text: Callable[[str], None], on_retract: Callable[[str], None],
             min_coverage: float, read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]],
-            across: bool = False, min_found_p: float = 0.0, rules_off: Collection[str] = ()) -> Reading:
+            across: bool = False, min_found_p: float = 0.0, min_yes_p: float = 0.0,
+            rules_off: Collection[str] = ()) -> Reading:
     """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``; ``across``: the
     sentence is in another language than the passages, so it need state only the short answer's numbers
     (its words are translated)."""
@@ -291,6 +300,10 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
         if verdict[0] and probs and probs[0] < min_found_p:
             return (False, verdict[1], (), f"the reader was unsure the passages answer it (P(found) "
                                            f"{probs[0]:.2f} < {min_found_p:.2f})")
+        yes = generator.yes_probs  # the short answer is decoded by now too
+        if verdict[0] and qtype.kind == "yesno" and verdict[1].strip().lower() == "yes" and yes and \
+                yes[0] < min_yes_p:
+            return (False, verdict[1], (), f"the reader was unsure of its yes (P(yes) {yes[0]:.2f} < {min_yes_p:.2f})")
         return verdict
 
     decided: tuple[bool, str, tuple[int, ...], str] | None = None

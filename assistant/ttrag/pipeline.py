@@ -204,12 +204,14 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
                                 min_coverage=opts.min_coverage, read_before=read_before, note=note,
                                 equivalents=equivalents, min_passages=opts.ce_top_k,
                                 translated=asked.translated, language=asked.language,
-                                min_found_p=opts.min_found_p, rules_off=opts.answer_rules_off)
+                                min_found_p=opts.min_found_p, min_yes_p=opts.min_yes_p,
+                                rules_off=opts.answer_rules_off)
     if reading.fit is not None and reading.fit.cut:  # long passages: what the reader's window left out
         run.note("fit", attempt=attempt, window=models.generator.context_window, **reading.fit.trace())
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
              supported_by=list(reading.supported_by), reason=reading.reason, reply=reading.raw,
-             found_p=None if reading.found_p is None else round(reading.found_p, 4))
+             found_p=None if reading.found_p is None else round(reading.found_p, 4),
+             **({} if reading.yes_p is None else {"yes_p": round(reading.yes_p, 4)}))
     if reading.found and asked.language:
         reading = _in_language(run, models, reading, asked.language, attempt)
     return reading
