@@ -291,17 +291,18 @@ def test_a_sentence_that_does_not_state_the_short_answer_gives_way_to_the_passag
 
 
 class _Unsure(ScriptedGenerator):
-    """Ours: the reply of ``script``, with the reader's P(true) at its ``found`` token reported once decoded
-    (as llama.cpp's sampler reports it, mid-reply)."""
+    """Ours: the reply of ``script``, with the reader's P(true) at its ``found`` token and, for a yes/no reply,
+    its P(yes) at the short answer reported once decoded (as llama.cpp's sampler reports them, mid-reply)."""
 
-    def __init__(self, raw: str, p_found: float) -> None:
+    def __init__(self, raw: str, p_found: float | None = None, p_yes: float | None = None) -> None:
         super().__init__(lambda r: raw)
-        self.p_found = p_found
+        self.p_found, self.p_yes = p_found, p_yes
 
     def stream(self, request: GenerationRequest) -> object:  # type: ignore[override]
-        self.boolean_probs = []
-        for piece in super().stream(request):
-            self.boolean_probs = [self.p_found]  # decoded long before the "answer" key, where it is read
+        self.boolean_probs, self.yes_probs = [], []
+        for piece in super().stream(request):  # both decoded long before the "answer" key, where they are read
+            self.boolean_probs = [] if self.p_found is None else [self.p_found]
+            self.yes_probs = [] if self.p_yes is None else [self.p_yes]
             yield piece
 
 
@@ -318,20 +319,6 @@ def test_an_answer_the_reader_was_unsure_of_is_not_found_under_a_threshold() -> 
             assert reading.reason == "the reader was unsure the passages answer it (P(found) 0.62 < 0.90)"
 
 
-class _UnsureOfYes(ScriptedGenerator):
-    """Ours: the reply of ``script``, with the reader's P(yes) at its short answer reported once decoded."""
-
-    def __init__(self, raw: str, p_yes: float) -> None:
-        super().__init__(lambda r: raw)
-        self.p_yes = p_yes
-
-    def stream(self, request: GenerationRequest) -> object:  # type: ignore[override]
-        self.yes_probs = []
-        for piece in super().stream(request):
-            self.yes_probs = [self.p_yes]  # decoded before the "answer" key, where it is read
-            yield piece
-
-
 def test_a_yes_the_reader_was_unsure_of_is_not_found_under_a_threshold() -> None:
     q = "Was First for Women started by Bauer?"
     yes = _reply(passage=2, short_answer="yes", answer="Yes, First for Women was started by Bauer [2].")
@@ -339,7 +326,7 @@ def test_a_yes_the_reader_was_unsure_of_is_not_found_under_a_threshold() -> None
     for raw, p, threshold, found in ((yes, 0.7, 0.0, True), (yes, 0.7, 0.8, False), (yes, 0.9, 0.8, True),
                                      (no, 0.3, 0.8, True)):  # a "no" is not held to it
         pieces: list[str] = []
-        reading = stream_answer(_UnsureOfYes(raw, p), q, CHUNKS, max_tokens=200, on_text=pieces.append,
+        reading = stream_answer(_Unsure(raw, p_yes=p), q, CHUNKS, max_tokens=200, on_text=pieces.append,
                                 min_yes_p=threshold)
         assert reading.found is found, (raw, p, threshold)
         assert bool(pieces) is found
@@ -362,10 +349,10 @@ def test_an_unsure_yes_is_not_found_by_default_in_an_ask(tokenizer: object) -> N
     yes = _reply(passage=1, short_answer="yes", answer="Yes, the agreement includes liquidated damages [1].")
     opts = PipelineOptions(router=False)
     assert opts.min_yes_p == 0.8
-    unsure = ask(ctx, q, Models(_UnsureOfYes(yes, 0.7), None, None), opts)
+    unsure = ask(ctx, q, Models(_Unsure(yes, p_yes=0.7), None, None), opts)
     assert not unsure.found and unsure.text == NOT_FOUND_TEXT
     assert any("unsure of its yes" in str(step.get("reason")) for step in unsure.trace)
-    sure = ask(ctx, q, Models(_UnsureOfYes(yes, 0.95), None, None), opts)
+    sure = ask(ctx, q, Models(_Unsure(yes, p_yes=0.95), None, None), opts)
     assert sure.found and sure.short_answer == "yes"
 
 

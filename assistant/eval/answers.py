@@ -76,12 +76,10 @@ class ReplayGenerator(Generator):
         start = len(self.inner.usage)
         for piece in self.inner.stream(request):
             pieces.append(piece)
-            self.boolean_probs = list(self.inner.boolean_probs)
-            self.yes_probs = list(self.inner.yes_probs)
+            self.take_probs(self.inner)
             yield piece
         usage = self.inner.usage[start] if len(self.inner.usage) > start else Usage(request.purpose, 0, 0, 0, 0)
-        self.boolean_probs = list(self.inner.boolean_probs)
-        self.yes_probs = list(self.inner.yes_probs)
+        self.take_probs(self.inner)
         self.seen[key] = (pieces, usage, list(self.boolean_probs), list(self.yes_probs))
         self.usage.append(usage)
 

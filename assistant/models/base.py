@@ -8,11 +8,19 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
 from assistant.errors import Cancelled
 from assistant.records import Usage
+
+
+class ReportsProbs(Protocol):
+    """What reports the reader's probabilities: a generator, or the llama.cpp sampler behind one."""
+
+    boolean_probs: list[float]
+    yes_probs: list[float]
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,11 @@ class Generator(ABC):
     @abstractmethod
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         """Yield the reply to ``request`` piece by piece (temperature 0, deterministic)."""
+
+    def take_probs(self, source: ReportsProbs) -> None:
+        """Copy ``source``'s :attr:`boolean_probs` and :attr:`yes_probs` (a wrapped generator's, a sampler's)."""
+        self.boolean_probs = list(source.boolean_probs)
+        self.yes_probs = list(source.yes_probs)
 
     def count_tokens(self, text: str) -> int:
         """Tokens in ``text`` for this model; the base estimate is 4 characters a token."""
@@ -104,11 +117,9 @@ class CancellableGenerator(Generator):
         for piece in self.generator.stream(request):
             if cancel is not None and cancel.is_set():
                 raise Cancelled()
-            self.boolean_probs = list(self.generator.boolean_probs)  # as they come: read mid-reply
-            self.yes_probs = list(self.generator.yes_probs)
+            self.take_probs(self.generator)  # as they come: read mid-reply
             yield piece
-        self.boolean_probs = list(self.generator.boolean_probs)
-        self.yes_probs = list(self.generator.yes_probs)
+        self.take_probs(self.generator)
 
 
 class Embedder(ABC):

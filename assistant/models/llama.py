@@ -311,8 +311,7 @@ class LlamaGenerator(Generator):
                             first = time.perf_counter()
                         n_out += 1
                         if self.llm.last_sampler is not None:
-                            self.boolean_probs = list(self.llm.last_sampler.boolean_probs)
-                            self.yes_probs = list(self.llm.last_sampler.yes_probs)
+                            self.take_probs(self.llm.last_sampler)
                         yield text
             except _Interrupted:
                 raise Cancelled() from None
@@ -322,8 +321,7 @@ class LlamaGenerator(Generator):
             finally:
                 self.llm.stop = None
                 if self.llm.last_sampler is not None:
-                    self.boolean_probs = list(self.llm.last_sampler.boolean_probs)
-                    self.yes_probs = list(self.llm.last_sampler.yes_probs)
+                    self.take_probs(self.llm.last_sampler)
                 prompt_tokens = max(0, self.llm.n_tokens - n_out)
                 self._record(request.purpose, prompt_tokens, n_out, t0, first)
 
