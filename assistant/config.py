@@ -57,7 +57,7 @@ ANSWER_RULES = {
     "support": "every content word of the short answer stands in a passage read",
     "party": "a 'who/where' answer is not the very party the question names",
     "hedge": "a sentence saying the passages do not give the answer makes it 'not found'",
-    "exists_value": "'yes' to 'is there a cap?' becomes the amount the passages state",
+    "yes_evidence": "a 'yes' that only restates the question is followed by the cited sentence stating its figure",
     "stating_sentence": "the sentence shown states the short answer, else the passage sentence that does",
 }
 

@@ -12,7 +12,7 @@ from assistant.errors import ConfigError
 from assistant.models.base import GenerationRequest
 from assistant.records import Chunk
 from assistant.ttrag import grounding, router
-from assistant.ttrag.generate import answer_schema, extract_value, parse_reply, states_numbers, stream_answer
+from assistant.ttrag.generate import answer_schema, parse_reply, states_numbers, stream_answer, yes_evidence
 from assistant.ttrag.qtype import QuestionType, fits, question_type
 
 PASSAGES = [
@@ -25,8 +25,9 @@ CHUNKS = [Chunk(i, t, "wiki.txt", 0, len(t)) for i, t in enumerate(PASSAGES)]
 
 @pytest.mark.parametrize(("question", "kind", "options"), [
     ("Were Scott Derrickson and Ed Wood of the same nationality?", "yesno", ()),
-    ("Is there a cap on the liquidated damages?", "exists", ()),  # asks for the cap itself
-    ("Are there any fees for early termination?", "exists", ()),
+    ("Is there a cap on the liquidated damages?", "yesno", ()),  # a yes/no question like any other
+    ("Are there any fees for early termination?", "yesno", ()),
+    ("Are there many fees for early termination?", "other", ()),
     ("Is the cap on liquidated damages 7.5%?", "yesno", ()),
     ("Which magazine was started first, Arthur's Magazine or First for Women?", "choice",
      ("Arthur's Magazine", "First for Women")),
@@ -54,7 +55,7 @@ def test_question_types(question: str, kind: str, options: tuple[str, ...]) -> N
 
 @pytest.mark.parametrize(("kind", "answer", "ok"), [
     ("yesno", "no", True), ("yesno", "Americans", False),
-    ("exists", "yes", False), ("exists", "7.5% of the order value", True),
+    ("yesno", "7.5% of the order value", False),
     ("when", "1934", True), ("when", "March of that year", True), ("when", "Delhi", False),
     ("when", "the 1990s", True), ("when", "2025-014", False), ("when", "2025-03-14", True),
     ("when", "1939\u20131945", True),  # a number inside an agreement number is no date
@@ -251,29 +252,30 @@ def test_the_sentence_must_state_the_short_answers_number(short: str, sentence: 
         assert pieces == [] and "does not state its short answer" in reading.reason
 
 
-def test_an_existence_question_answered_yes_takes_the_value_the_passages_state() -> None:
-    cap = Chunk(0, "The Supplier may request a meeting at any time. The total liquidated damages for late delivery "
-                "are capped at 7.5% of the order value. Invoices are paid within 30 days.", "c.md", 0, 160)
-    other = Chunk(1, "Deliveries are due on the agreed date.", "c.md", 200, 240)
-    question = "Is there a cap on the liquidated damages?"
-    raw = _reply(passage=1, short_answer="yes", answer="The Supplier may request a meeting at any time.")
+_CAP_CLAUSE = Chunk(0, "### 9.3 Cap on Liquidated Damages\n\nThis Section 9.3 (Cap on Liquidated Damages) applies in "
+                        "addition to the general provisions of this Agreement. The total liquidated damages for late "
+                        "delivery are capped at 7.5% of the order value.", "c.md", 0, 220)
+_DELIVERY = Chunk(1, "Deliveries are due on the agreed date.", "c.md", 300, 340)
+
+
+@pytest.mark.parametrize(("sentence", "rules_off", "quoted"), [
+    # the reader's "yes" only restates the question: the cited sentence stating its figure follows, quoted
+    ("Yes, there is a cap on the liquidated damages.", (), "The total liquidated damages for late delivery are "
+                                                           "capped at 7.5% of the order value."),
+    ("Yes, there is a cap on the liquidated damages.", ("yes_evidence",), ""),  # the rule switched off
+    ("Yes, the liquidated damages are capped at 7.5% of the order value.", (), ""),  # it says so already
+])
+def test_a_yes_that_restates_the_question_is_followed_by_the_sentence_stating_its_figure(
+        sentence: str, rules_off: tuple[str, ...], quoted: str) -> None:
+    raw = _reply(passage=2, short_answer="yes", answer=sentence)
     pieces: list[str] = []
-    reading = stream_answer(ScriptedGenerator(lambda r: raw), question, [other, cap], max_tokens=200,
-                            on_text=pieces.append)
-    assert reading.found and reading.short_answer == "7.5%" and reading.supported_by == (2,)
-    assert "".join(pieces) == reading.sentence == ("The total liquidated damages for late delivery are capped at "
-                                                   "7.5% of the order value. [2]")
-    # no sentence names a cap with an amount: still not found
-    reading = stream_answer(ScriptedGenerator(lambda r: raw), question, [other], max_tokens=200, on_text=print)
-    assert not reading.found and reading.reason.startswith("wrong type")
-    assert extract_value(QuestionType("exists"), "Are there any fees for early termination?", [cap]) == ("", "", 0)
-
-
-def test_a_heading_line_is_not_the_stated_value() -> None:
-    # the issue's follow-up: "Is there a cap on it?" answered "yes"; the heading "9.3 Cap on ..." holds "9.3 Cap"
-    cap = Chunk(0, "### 9.3 Cap on Liquidated Damages\n\nThe Supplier may request a meeting at any time. The total "
-                "liquidated damages for late delivery are capped at 7.5% of the order value.", "c.md", 0, 200)
-    assert extract_value(QuestionType("exists"), "Is there a cap on the liquidated damages?", [cap])[0] == "7.5%"
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), "Is there a cap on the liquidated damages?",
+                            [_DELIVERY, _CAP_CLAUSE], max_tokens=200, on_text=pieces.append, rules_off=rules_off)
+    assert reading.found and reading.short_answer == "yes"
+    shown = sentence + (f' "{quoted}"' if quoted else "")
+    assert reading.sentence.startswith(shown + " [2]") and "".join(pieces) == reading.sentence
+    assert "9.3 (Cap" not in reading.sentence  # a section number is no figure
+    assert yes_evidence("Is there a cap on the liquidated damages?", sentence, [_DELIVERY]) == ("", 0)
 
 
 def test_a_sentence_that_does_not_state_the_short_answer_gives_way_to_the_passage_sentence_that_does() -> None:
@@ -356,8 +358,6 @@ def test_an_unsure_yes_is_not_found_by_default_in_an_ask(tokenizer: object) -> N
     assert sure.found and sure.short_answer == "yes"
 
 
-_CAP = [Chunk(0, "The Supplier may request a meeting at any time. The total liquidated damages for late delivery are "
-                 "capped at 7.5% of the order value.", "c.md", 0, 160)]
 _CLAUSE = [Chunk(0, "The rights of the Buyer under this Section are in addition to its rights in respect of interest "
                     "on overdue amounts. The Buyer shall pay each undisputed invoice net 45 days from receipt of a "
                     "valid invoice.", "c.md", 0, 200)]
@@ -376,8 +376,6 @@ _PARTY = [Chunk(0, "Calder Precision Components Ltd. (the Supplier) appoints Dan
      "", "Calder Precision Components Ltd."),
     ("hedge", "When was First for Women started?", CHUNKS,
      {"short_answer": "1989", "answer": "It was started in 1989, but its founder is not mentioned."}, "", "1989"),
-    ("exists_value", "Is there a cap on the liquidated damages?", _CAP,
-     {"short_answer": "yes", "answer": "The Supplier may request a meeting at any time."}, "7.5%", ""),
     ("stating_sentence", "What are the payment terms for invoices?", _CLAUSE,
      {"short_answer": "net 45 days", "answer": "The rights of the Buyer under this Section are in addition to its "
                                                "rights."}, "The Buyer shall pay", "The rights of the Buyer"),

@@ -22,7 +22,7 @@ from assistant.records import Chunk, Source
 from assistant.ttrag import grounding
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
-from assistant.ttrag.qtype import QuestionType, fits, question_type
+from assistant.ttrag.qtype import QuestionType, question_type
 from assistant.ttrag.window import Fit, fit_read
 
 _WORD = re.compile(r"\w+")
@@ -150,6 +150,30 @@ def stating_sentence(short: str, question: str, chunks: Sequence[Chunk]) -> tupl
                            lambda sentence, words: wanted <= words and states_numbers(short, sentence))
 
 
+# a figure with its unit: a rate, a sum of money or a period ("7.5%", "EUR 10,000,000", "180 days"); not "9.3"
+_FIGURE = re.compile(r"\d(?:[\d,.]*\d)?\s?(?:%|per ?cent\b|percentage points?\b|(?:calendar |business )?"
+                     r"(?:days?|weeks?|months?|years?)\b|(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|million|billion)\b)|"
+                     r"(?:EUR|USD|GBP|CHF|[€$£])\s?\d", re.I)
+
+
+def yes_evidence(question: str, sentence: str, cited: Sequence[Chunk], *, max_chars: int = 400) -> tuple[str, int]:
+    """(passage sentence, 1-based number in ``cited``) to quote after a "yes" whose ``sentence`` only restates
+    ``question`` ("Yes, there is a cap on the liquidated damages."): the sentence of the cited passages that
+    states a figure with its unit, shares the most of the question's words (at least two) and adds at least
+    two words of its own, at most ``max_chars`` long ("... are capped at 7.5% of the order value.").
+
+    Returns ('', 0) when the reader's sentence already says more than the question (a number, or two words
+    of its own) or no cited sentence states a figure. Extractive, so grounded by construction; the reader's
+    "yes" and its confidence are left as they are."""
+    asked = grounding.terms(question)
+    said = grounding.terms(sentence) - {"yes"}
+    if _NUMBER.search(sentence) or len(said - asked) >= 2 or not asked:
+        return "", 0
+    need = min(2, len(asked))
+    return _best_statement(cited, asked, lambda text, words: len(words & asked) >= need and len(text) <= max_chars
+                           and len(words - said - asked) >= 2 and bool(_FIGURE.search(text)))
+
+
 def _shares_a_word(short: str, sentence: str) -> bool:
     """True when a content word of ``short`` is in ``sentence`` (stems, or the first five letters:
     "journalist" and "journalism"), or ``short`` has no content word."""
@@ -157,14 +181,6 @@ def _shares_a_word(short: str, sentence: str) -> bool:
     theirs = grounding.terms(sentence)
     return not mine or bool(mine & theirs) or bool({w[:5] for w in mine if len(w) >= 5} &
                                                    {w[:5] for w in theirs if len(w) >= 5})
-
-
-# a stated amount: a percentage, a sum with its currency, or a number with the word after it ("five (5) years")
-_VALUE = re.compile(r"(?:EUR|USD|GBP|CHF|[€$£])\s?\d[\d,.]*\d(?:\s(?:million|billion))?|"
-                    r"\d+(?:[.,]\d+)?\s?(?:%|percentage points?|per ?cent)|"
-                    r"\d[\d,.]*(?:\s(?:million|billion))?\s?(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?)\b|"
-                    r"(?:\b[a-z]+ \()?\b\d[\d,.]*\)? [a-z]+", re.I)
-_THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\s+(?:a|an|any|some)\s+(?P<rest>[^?]*)", re.I)
 
 
 def _is_statement(sentence: str) -> bool:
@@ -193,26 +209,6 @@ def _best_statement(chunks: Sequence[Chunk], about: frozenset[str],
             if score > best[0]:
                 best = (score, sentence, n)
     return _plain(best[1]), best[2]
-
-
-def _stated_value(qtype: QuestionType, sentence: str) -> str:
-    """The first amount in ``sentence`` that has the form ``qtype`` expects; '' when none."""
-    return next((m.group(0).strip() for m in _VALUE.finditer(sentence) if fits(qtype, m.group(0))), "")
-
-
-def extract_value(qtype: QuestionType, question: str, chunks: Sequence[Chunk]) -> tuple[str, str, int]:
-    """(value, sentence, passage number) the passages state for an existence question ("Is there a cap on
-    ...?") whose reader answered "yes" instead of the thing: among the passage sentences that name the thing
-    asked about (the first word after "is there a/an/any": "cap" also finds "capped") and state an amount
-    (a percentage, a sum, a number with its unit), the one sharing the most of the question's words for its
-    length; ('', '', 0) when none does. Extractive, so grounded by construction."""
-    there = _THERE.match(question)
-    topic = grounding.terms(" ".join(_WORD.findall(there.group("rest"))[:1])) if there else frozenset()
-    if not topic:
-        return "", "", 0
-    sentence, n = _best_statement(chunks, grounding.terms(question),
-                                  lambda text, words: topic <= words and bool(_stated_value(qtype, text)))
-    return (_stated_value(qtype, sentence), sentence, n) if sentence else ("", "", 0)
 
 
 def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], *, max_tokens: int,
@@ -332,12 +328,6 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
         decided = decide(fields)
     found, short, support, reason = decided
     sentence = strip_markers(str(fields.get("answer") or "")) or short
-    if not found and reason.startswith("wrong type") and qtype.kind == "exists" and "exists_value" not in rules_off:
-        # "yes" to "is there a cap?": the cap the passages state
-        value, stated, n = extract_value(qtype, question, chunks)
-        if value:
-            found, short, support, reason = decide({**fields, "short_answer": value, "passage": n})
-            sentence = stated if found else sentence
     if found and (hedges(sentence) or hedges(short)):
         found, reason = False, "the reader's sentence says the passages do not give it"
     if not found:
@@ -360,6 +350,12 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
             short = sentence
     if not sent:  # nothing streamed yet (a reply with an empty sentence): show the short answer
         on_text(sentence)
+    if qtype.kind == "yesno" and short.strip().lower() == "yes" and "yes_evidence" not in rules_off:
+        evidence, n = yes_evidence(question, sentence, [chunks[m - 1] for m in support])
+        if evidence:  # "Yes, there is a cap on the liquidated damages." and the sentence that says how much
+            on_text(f' "{evidence}"')
+            sentence += f' "{evidence}"'
+            support = (support[n - 1], *(m for m in support if m != support[n - 1]))
     markers = " " + "".join(f"[{n}]" for n in support)
     on_text(markers)
     return Reading(True, short, sentence + markers, support, "", raw)

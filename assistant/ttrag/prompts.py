@@ -65,8 +65,6 @@ def _name(source: str) -> str:
 
 _TYPE_HINTS = {
     "yesno": " The question asks yes or no: short_answer is yes or no.",
-    "exists": (" The question asks whether something exists: short_answer is that thing as the passages state "
-               "it (its amount, limit, date or name), not yes."),
     "choice": " The question names two options: short_answer is one of them, as written in the question.",
     "when": " The question asks when: short_answer is a date or a year.",
     "number": " The question asks for a quantity: short_answer is the number with its unit.",

@@ -12,15 +12,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["yesno", "exists", "choice", "when", "number", "amount", "where", "who", "email", "other"]
+Kind = Literal["yesno", "choice", "when", "number", "amount", "where", "who", "email", "other"]
 
 _AUX = ("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will",
         "would", "should", "shall", "may", "might", "must")
-# "Is there a cap on it?" asks for the cap, not for "yes": a person wants its value, so an existence question
-# ("is/are there a/an/any/some ...") is answered with the thing itself, and a missing thing is "not found".
-_EXISTS = re.compile(r"^\s*(?:is|are|was|were)\s+there\s+(?:a|an|any|some)\b", re.I)
-_YESNO = re.compile(rf"^\s*(?:{'|'.join(_AUX)})\b(?!\s+(?:there\s+(?:a|an|any|some|many|much)|any|many|much)\b)",
-                    re.I)
+# "Is there a cap on it?" is a yes/no question like any other (its reply is "yes" or "no", and a "yes" is held to
+# the reader's confidence: docs/design.md §6); "are there many ..." is not.
+_YESNO = re.compile(rf"^\s*(?:{'|'.join(_AUX)})\b(?!\s+(?:there\s+(?:many|much)|any|many|much)\b)", re.I)
 _WH_START = re.compile(r"^\s*(what|which|who|whom|whose|when|where|why|how|in which|on which|at which|"
                        r"from which|for which|to which|by which)\b", re.I)
 _WHEN = re.compile(r"^\s*(?:when\b|(?:in |on |by )?what (?:year|date|day|month|decade|century|time)\b|"
@@ -80,8 +78,6 @@ def question_type(question: str) -> QuestionType:
         a, b = m.group("a").strip(" \"'"), m.group("b").strip(" \"'")
         if a and b and a.lower() != b.lower() and len(a) < 80 and len(b) < 80:
             return QuestionType("choice", (a, b))
-    if _EXISTS.match(q):
-        return QuestionType("exists")
     if _YESNO.match(q) and not _WH_START.match(q):
         return QuestionType("yesno")
     if _EMAIL.match(q):
@@ -113,8 +109,6 @@ def fits(qtype: QuestionType, short_answer: str) -> bool:
         return False
     if qtype.kind == "yesno":
         return s in ("yes", "no")
-    if qtype.kind == "exists":  # the thing itself, not a bare yes
-        return s not in ("yes", "no")
     if qtype.kind == "choice":
         return any(s == o.lower() for o in qtype.options)
     if qtype.kind == "when":  # a number standing alone ("1998", "1990s"), not part of a code ("MSSA-2025-014")
