@@ -116,7 +116,7 @@ def test_chat_keeps_the_session(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     assert main(["chat", "--fast", "--no-router", str(doc)]) == 0
     captured = capsys.readouterr()
     assert built == [1]  # read once, asked twice
-    assert captured.out.count("Sources") == 2
+    assert captured.out.count("Sources") + captured.out.count("Passages read (no answer found") == 2
     assert "Read 1 file:" in captured.err
 
 
@@ -136,7 +136,11 @@ def test_sources_list_the_cited_passages_and_the_rest_apart(capsys: pytest.Captu
     assert "[1] terms.md" in cited and "Further Remedies" not in cited
     assert "[2] terms.md" in others and "[3] terms.md" in others
 
-    not_found = dataclasses.replace(answer, text="Not found in the documents.", found=False)
+    not_found = dataclasses.replace(answer, text="Not found in the documents.", found=False,
+                                    rewrites=("late delivery penalty",))
     print_sources(not_found)
     out = capsys.readouterr().out
     assert "Other passages read" not in out and out.count("terms.md") == 3
+    # no "Sources" for an answer that was not found, and the rewrite on its own line, not in the heading
+    assert "Sources" not in out and "\nPassages read (no answer found in them):\n" in out
+    assert "Searched again as: late delivery penalty\n" in out

@@ -64,6 +64,18 @@ def test_found_at_once_no_rewrite(ctx: Context, embedder: object, encoder: objec
     assert len(answer.sources) == 3 and "Ostervik" in answer.sources[cited - 1].snippet
 
 
+def test_a_yes_cites_the_sentence_that_states_it_not_the_passage_opening(tokenizer: object, embedder: object,
+                                                                         encoder: object) -> None:
+    text = ("The crates of tin are counted every spring by the harbour office. Ingrid Holm's birthplace was the "
+            "village of Ostervik on the northern coast.")
+    ctx = build_context([Document("holm.txt", text, (Segment(text, page=1),), (0,))], tokenizer)
+    gen = ScriptedGenerator(lambda r: reply("yes", "Yes, Ingrid Holm was born in Ostervik."))
+    answer = ask(ctx, "Was Ingrid Holm born in Ostervik?", Models(gen, embedder, encoder),  # type: ignore[arg-type]
+                 PipelineOptions(router=False))
+    assert answer.found and answer.short_answer == "yes"
+    assert answer.sources[0].snippet.startswith("Ingrid Holm's birthplace"), answer.sources
+
+
 def test_never_found_spends_max_rewrites_then_falls_back(ctx: Context, embedder: object,
                                                           encoder: object) -> None:
     counter = iter(range(100))

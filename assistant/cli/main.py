@@ -293,11 +293,15 @@ def _chat_command(line: str, conversation: object, session: object) -> None:
 
 
 def print_sources(answer: Answer) -> None:
-    """The sources block after a streamed answer: the passages the answer cites, then the other passages
-    read under their own heading, each under its number (the one ``--show-source N`` takes)."""
+    """The sources block after a streamed answer: the queries searched again (rewrites), the passages the answer
+    cites, then the other passages read under their own heading, each under its number (the one
+    ``--show-source N`` takes); for a "not found", the passages read."""
     route = "" if answer.route == "question_answering" else f" via {answer.route}"
-    rewrites = f"; rewrites: {' | '.join(answer.rewrites)}" if answer.rewrites else ""
-    print(f"\nSources{route}{rewrites}:")
+    print()
+    if answer.rewrites:
+        print(f"Searched again as: {' | '.join(answer.rewrites)}")
+    heading = "Sources" if answer.found else "Passages read (no answer found in them)"  # as the app says it
+    print(f"{heading}{route}:")
     cited = answer.cited if answer.found else answer.sources
     _print_source_lines(cited)
     others = [s for s in answer.sources if s not in cited]

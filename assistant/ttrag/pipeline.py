@@ -151,8 +151,10 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
         route_taken = decision.route
     run.timings["total"] = time.perf_counter() - run.t0
     short = answer.reading.short_answer if answer.reading and answer.found else ""
+    # each source quotes the sentence holding the short answer; a "yes" or "no" is in no passage: the answer's
+    plain = short if short.strip().lower() not in ("yes", "no") else ""  # words choose the sentence instead
     return Answer(question=question, text=answer.text, found=answer.found, route=route_taken,
-                  sources=tuple(cite(answer.chunks, short or answer.text, question)),
+                  sources=tuple(cite(answer.chunks, plain or answer.text, question)),
                   rewrites=tuple(answer.rewrites), timings={k: round(v, 4) for k, v in run.timings.items()},
                   usage=tuple(models.generator.usage[usage_start:]), trace=tuple(run.trace),
                   short_answer=short, language=languages[0], document_language=languages[1],
