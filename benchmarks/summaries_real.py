@@ -206,6 +206,8 @@ def report(args: argparse.Namespace, rows: list[dict[str, Any]], split: dict[str
               if args.half == "test" else "dev half: the half the rules are chosen on")
     md = [f"# Summaries against human references: {args.half} half ({args.label})", "",
           f"Command: `.venv/bin/python benchmarks/summaries_real.py --half {args.half} --label {args.label}"
+          + (f" --families {args.families}" if args.families != ",".join(FAMILIES) else "")
+          + (f" --limit {args.limit}" if args.limit else "") + (" --no-five" if args.no_five else "")
           + (" --extractive" if args.extractive else "") + (f" --rescore {args.rescore}" if args.rescore else "")
           + "`  ",
           f"Commit: {commit} (plus the working tree). Machine: {machine()}. Date: {time.strftime('%Y-%m-%d')}. "
