@@ -22,7 +22,7 @@ from assistant.records import Chunk, Source
 from assistant.ttrag import grounding
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
-from assistant.ttrag.qtype import QuestionType, question_type
+from assistant.ttrag.qtype import AMOUNT_FORM, QuestionType, question_type
 from assistant.ttrag.window import Fit, fit_read
 
 _WORD = re.compile(r"\w+")
@@ -150,16 +150,11 @@ def stating_sentence(short: str, question: str, chunks: Sequence[Chunk]) -> tupl
                            lambda sentence, words: wanted <= words and states_numbers(short, sentence))
 
 
-# a figure with its unit: a rate, a sum of money or a period ("7.5%", "EUR 10,000,000", "180 days"); not "9.3"
-_FIGURE = re.compile(r"\d(?:[\d,.]*\d)?\s?(?:%|per ?cent\b|percentage points?\b|(?:calendar |business )?"
-                     r"(?:days?|weeks?|months?|years?)\b|(?:EUR|USD|GBP|CHF|euros?|dollars?|pounds?|million|billion)\b)|"
-                     r"(?:EUR|USD|GBP|CHF|[€$£])\s?\d", re.I)
-
-
 def yes_evidence(question: str, sentence: str, cited: Sequence[Chunk], *, max_chars: int = 400) -> tuple[str, int]:
     """(passage sentence, 1-based number in ``cited``) to quote after a "yes" whose ``sentence`` only restates
     ``question`` ("Yes, there is a cap on the liquidated damages."): the sentence of the cited passages that
-    states a figure with its unit, shares the most of the question's words (at least two) and adds at least
+    states a figure with its unit (:data:`~assistant.ttrag.qtype.AMOUNT_FORM`: a rate, a sum, a period; not a
+    section number), shares the most of the question's words (at least two) and adds at least
     two words of its own, at most ``max_chars`` long ("... are capped at 7.5% of the order value.").
 
     Returns ('', 0) when the reader's sentence already says more than the question (a number, or two words
@@ -171,7 +166,7 @@ def yes_evidence(question: str, sentence: str, cited: Sequence[Chunk], *, max_ch
         return "", 0
     need = min(2, len(asked))
     return _best_statement(cited, asked, lambda text, words: len(words & asked) >= need and len(text) <= max_chars
-                           and len(words - said - asked) >= 2 and bool(_FIGURE.search(text)))
+                           and len(words - said - asked) >= 2 and bool(AMOUNT_FORM.search(text)))
 
 
 def _shares_a_word(short: str, sentence: str) -> bool:

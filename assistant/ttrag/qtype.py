@@ -51,7 +51,7 @@ _DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b(?:
 _SECTION_NUMBER = re.compile(r"(?:section|clause|article|schedule|annex|paragraph|§)\s*[\d.]+[a-z]?", re.I)
 # an amount has its unit: a currency, a percentage, or a count of days, weeks ... ("EUR 18.64", "0.5%",
 # "3.25 percentage points", "net 45 days", "five percent"); "at 3.25" or "7.3 supplement" is not one
-_AMOUNT_FORM = re.compile(r"(?:\b(?:eur|usd|gbp|chf|jpy|cad|aud)|[€$£¥])\s?\d|\d\s?(?:%|(?:percent|per ?cent|"
+AMOUNT_FORM = re.compile(r"(?:\b(?:eur|usd|gbp|chf|jpy|cad|aud)|[€$£¥])\s?\d|\d\s?(?:%|(?:percent|per ?cent|"
                           r"percentage points?|basis points?|bps|eur|usd|gbp|chf|euros?|dollars?|pounds?|francs?|"
                           r"thousand|million|billion|days?|weeks?|months?|years?|hours?|minutes?|times)\b)|"
                           r"\b(?:percent|per cent|euros?|dollars?|pounds?)\b", re.I)
@@ -118,7 +118,7 @@ def fits(qtype: QuestionType, short_answer: str) -> bool:
         return _has_number(s)
     if qtype.kind == "amount":  # a sum or a rate: a number with its unit, not a date or a section number
         rest = _SECTION_NUMBER.sub(" ", s)
-        return _has_number(rest) and not _DATE.search(rest) and bool(_AMOUNT_FORM.search(rest))
+        return _has_number(rest) and not _DATE.search(rest) and bool(AMOUNT_FORM.search(rest))
     if qtype.kind == "email":
         return bool(EMAIL_ADDRESS.search(s))
     if qtype.kind in ("where", "who"):
