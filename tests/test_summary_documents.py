@@ -128,6 +128,77 @@ def test_side_matter_is_named_by_what_it_is_not_by_its_first_word() -> None:
     assert "Promoted" not in side and "Register" not in side and "Cookies are baked" not in side
 
 
+def test_legal_boilerplate_and_a_calls_logistics_are_side_matter_sentence_by_sentence() -> None:
+    text = ("Revenue grew 8% to $15.5 million in the quarter. These forward-looking statements are subject to risks "
+            "and uncertainties.Actual results may differ materially from those projected. Cash rose to $210 million.\n"
+            "Thank you, Operator. As a reminder, this conference call is being recorded. Margins improved to 31%. "
+            "Chris is going to talk more about that in a few minutes. I will now turn the call over to Dan.\n\n"
+            "The shipment leaves Rotterdam on 4 March.\n\nThis e-mail and any attachments are confidential and "
+            "intended solely for the addressee. If you are not the intended recipient, please delete it. Any "
+            "unauthorised use or disclosure is strictly prohibited.\n")
+    side = [text[s:e] for s, e in side_spans(_doc("call.txt", text))]
+    joined = " ".join(side)
+    for phrase in ("forward-looking statements", "Actual results may differ", "being recorded", "in a few minutes",
+                   "turn the call over", "are confidential", "not the intended recipient", "strictly prohibited"):
+        assert phrase in joined, phrase
+    for kept in ("Revenue grew 8%", "Cash rose to $210 million", "Margins improved to 31%", "leaves Rotterdam"):
+        assert kept not in joined, kept  # the sentences beside the notice stay (the line is not dropped whole)
+
+
+CALL = ("Thank you for standing by. Welcome to Northwind Traders' Fourth Quarter 2017 Earnings Conference Call. For "
+        "your information, this conference call is being recorded.I would now like to turn the conference over to "
+        "Grace Chang.\nGrace Chang Speaking.\nThank you, Operator. Good morning, and welcome to our fourth quarter "
+        "call. Our speakers today are Christian Ulbrich and Christie Kelly.\nChristian Ulbrich Speaking.\n"
+        "Thank you, Grace. Fee revenue reached $2.2 billion for the quarter, 18% above the fourth quarter of 2016, "
+        "thanks to growth in leasing and capital markets across all regions.\nChristie Kelly Speaking.\n"
+        "Thank you, Christian. Adjusted EBITDA totaled $360 million for the quarter, up from $286 million.\n")
+
+
+def test_a_call_transcript_is_a_meeting_named_by_its_opening_not_its_greeting(tokenizer: object) -> None:
+    doc = _doc("call.txt", CALL)
+    assert document_kind(doc) == "meeting"  # its turns are announced on lines of their own
+    assert title_of(doc) == "Welcome to Northwind Traders' Fourth Quarter 2017 Earnings Conference Call."
+    plan = reading_plan(build_context([doc], tokenizer, chunk_tokens=60), SummaryRequest())
+    read = " ".join(p.chunk.text for p in plan)
+    assert "$2.2 billion" in read and "being recorded" not in read
+    assert not any(p.chunk.text.lstrip().startswith("Grace Chang Speaking") for p in plan)
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("Hello. This is the quarterly review of the Harbour Bridge repairs, with the costs so far.\n",
+     "This is the quarterly review of the Harbour Bridge repairs, with the costs so far."),
+    ("Good morning, ladies and gentlemen. Welcome to the 2019 Annual Meeting of Contoso Ltd.\n",
+     "Welcome to the 2019 Annual Meeting of Contoso Ltd."),
+    ("Normal gingivae are pink and firmly attached to the underlying alveolar bone. Inflamed ones bleed.\n",
+     "Normal gingivae are pink and firmly attached to the underlying alveolar bone."),
+    ("Roof repair quote. The roof repair costs 4,250 EUR including VAT. Work starts on 12 May and takes three "
+     "weeks.\n", "Roof repair quote."),  # short and without a capital, but no greeting
+])
+def test_a_greeting_that_names_nothing_is_no_title(text: str, title: str) -> None:
+    assert title_of(_doc("file.txt", text)) == title
+
+
+def test_real_call_transcripts_are_named_and_read_without_their_safe_harbor_notice(data_root: Path,
+                                                                                   tokenizer: object) -> None:
+    path = data_root / "qa" / "leval-dev" / "financial_qa.jsonl"
+    if not path.exists():
+        pytest.skip(f"{path} absent")
+    calls: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text = json.loads(line)["input"]
+        if all(text[:200] != c[:200] for c in calls):
+            calls.append(text)
+    assert len(calls) == 6
+    for i, text in enumerate(calls):
+        doc = _doc(f"call-{i}.txt", text)
+        assert document_kind(doc) == "meeting", i
+        title = title_of(doc)
+        assert not re.match(r"(?:hello|thank you|good (?:morning|afternoon))\W*$", title, re.I), title
+        assert "Conference" in title or "Operator" in title, title  # the call's name (one names the operator)
+        read = " ".join(p.chunk.text for p in reading_plan(build_context([doc], tokenizer), SummaryRequest()))
+        assert "forward-looking" not in read.lower() and "replay information" not in read.lower(), i
+
+
 def test_a_patent_is_read_from_its_field_and_its_summary_not_its_related_applications(tokenizer: object) -> None:
     patent = build_context([_doc("patent.txt", PATENT)], tokenizer, chunk_tokens=60)
     doc = patent.documents[0]

@@ -185,7 +185,7 @@ SUMMARY_SLOTS = {
     "paper": ("what the document presents", "how its method or content compares with others, with figures",
               "what it concludes or recommends"),
     "patent": ("what the invention is and what it is for", "its main parts or steps and how they work together",
-               "what it improves over earlier solutions"),
+               "what else it includes or allows: further parts, options or uses"),
     "meeting": ("what the meeting discussed", "what was decided or agreed, with its figures",
                 "who will do what next"),
     "news": ("what happened, where and when", "who is involved and what they said or did",

@@ -4,7 +4,8 @@
 A 1.5B model on two CPU cores reads ~45 prompt tokens/s, so a summary of a 300-page contract cannot read
 the contract. It reads a *reading plan* chosen at question time from the document's own structure and
 from what is central to the whole of it, side matter left out (advertising, navigation, running headers,
-transcript noise such as ``{vocalsound}``, references and a patent's related applications):
+transcript noise such as ``{vocalsound}``, legal boilerplate such as a safe-harbor notice, references and a
+patent's related applications):
 
 1. the opening: a contract's title page and parties; for any other document its first text past the side
    matter (a news story's lead, a report's first paragraph, a patent's field of invention);

@@ -1,7 +1,8 @@
 """Side matter a summary leaves out: advertising, navigation and sharing lines, lines repeated on many pages
-(running headers, footers), transcript noise (a turn that is only ``{vocalsound}`` or "Um, okay."), and the
-sections nobody summarizes (references, related applications, acknowledgements, contents, the list of
-drawings)."""
+(running headers, footers), transcript noise (a turn that is only ``{vocalsound}`` or "Um, okay."), legal
+boilerplate sentences wherever they stand (a forward-looking statements notice, an e-mail's confidentiality
+footer) and a call's logistics (being recorded, listen-only mode, the replay), and the sections nobody
+summarizes (references, related applications, acknowledgements, contents, the list of drawings)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,15 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from assistant.documents.chunk import sentence_spans
 from assistant.records import Document
-from assistant.ttrag.compute.summarize.structure import TRANSCRIPT_TAG, Heading, is_transcript, section_end
+from assistant.ttrag.compute.summarize.structure import (
+    SPEAKER_LINE,
+    TRANSCRIPT_TAG,
+    Heading,
+    is_transcript,
+    section_end,
+)
 
 # a line that advertises, navigates, asks to share or subscribe, or states the publisher's rights
 _PROMO = re.compile(r"^\W*(?:advertisement\b|advertising\b|sponsored(?: content| by)?\b|paid (?:content|post)\b|"
@@ -34,6 +42,27 @@ _SIDE_SECTION = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:references?|bibliogr
                            r"description of (?:the )?(?:figures|drawings)|list of (?:figures|tables)|"
                            r"about the authors?|disclaimer|notes|endnotes|footnotes|figure for publication|"
                            r"incorporation by reference)\b", re.I)
+# a sentence of legal boilerplate: the safe-harbor notice of a call or a press release (Private Securities
+# Litigation Reform Act of 1995), an e-mail's confidentiality footer; or of a call's logistics
+_BOILERPLATE = re.compile(
+    r"forward[- ]looking (?:statements?|information)|\bsafe harbou?r\b|securities litigation reform act|"
+    r"undue reliance|(?:actual|future) results (?:may|could|might|will) differ|"
+    r"(?:undertakes?|assumes?|has|have) no (?:obligation|duty) to (?:update|revise)|"
+    r"(?:this|the) (?:e-?mail|message|communication|transmission)(?: and any (?:attachments?|files?|documents?))?"
+    r"(?: transmitted with it)? (?:is|are|may (?:be|contain)|contains?) (?:strictly )?(?:confidential|privileged|"
+    r"intended)|intended (?:only|solely|exclusively) for the (?:use of the )?(?:individual|addressee|recipient|"
+    r"named|person|entity)|received this (?:e-?mail|message|communication|transmission) in error|"
+    r"if you are not the intended recipient|"
+    r"\b(?:unauthori[sz]ed|any) (?:use|review|disclosure|copying|distribution|dissemination)\b[^.]{0,100}\b"
+    r"(?:strictly )?(?:prohibited|forbidden)|(?:are|is) subject to (?:a number of |certain |various )?risks,? and "
+    r"uncertainties|"
+    r"\boperator instructions\b|listen[- ]only mode|\breplay (?:information|of (?:this|the|today's) (?:call|conference|"
+    r"webcast))|\b(?:turn|hand)(?:ing)? (?:it|the call|the conference|the meeting|things|the floor) "
+    r"(?:back )?over to\b|\b(?:will|is going to|'ll) (?:talk|speak|say|go|walk you|provide|give)\b[^.]{0,50}\b(?:later|"
+    r"in a (?:few )?(?:minutes?|moments?)|shortly|in (?:more|greater|further) details?|more details?)\b|"
+    r"(?:call|conference|webcast)\b[^.]{0,40}\b(?:is|are|will be) (?:being )?(?:recorded|available for replay)",
+    re.I)
+_GLUED = re.compile(r"(?<=[a-z]{2}[.!?])(?=[A-Z][a-z])")  # "being recorded.I would now": no space after the stop
 _FILLER = re.compile(r"\b(?:um+|uh+|hmm+|mm+|ah+|oh|okay|ok|yeah|yes|no|right|so|well|alright|sure|"
                      r"mm-hmm|uh-huh)\b", re.I)
 _LABEL = re.compile(r"^[ \t]*[A-Z][\w.'-]*(?: [A-Za-z][\w.'-]*){0,3}:[ \t]*")
@@ -51,9 +80,31 @@ def _merged(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def noise_only(line: str) -> bool:
     """Whether a transcript line says nothing: its speaker label, tags and fillers leave under 3 words
-    ("Marketing: {vocalsound}", "Project Manager: Um, okay.")."""
+    ("Marketing: {vocalsound}", "Project Manager: Um, okay."), or it only names who speaks next ("Grace Chang
+    Speaking.")."""
+    if SPEAKER_LINE.match(line):
+        return True
     rest = _FILLER.sub(" ", TRANSCRIPT_TAG.sub(" ", _LABEL.sub("", line)))
     return len(re.findall(r"[A-Za-z]{2,}", rest)) < 3
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """:func:`~assistant.documents.chunk.sentence_spans` of ``text``, with sentences run together without a
+    space after the full stop ("being recorded.I would now", as transcripts and PDF text often have them)
+    told apart."""
+    out = []
+    for s, e in sentence_spans(text):
+        cuts = [s, *(s + m.start() for m in _GLUED.finditer(text[s:e])), e]
+        out += [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if text[a:b].strip()]
+    return out
+
+
+def boilerplate_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
+    """The spans (offsets from ``start``) of the sentences of ``text`` that are legal boilerplate or a call's
+    logistics (:data:`_BOILERPLATE`): "These forward-looking statements include ...", "This e-mail and any
+    attachments are confidential ...", "As a reminder, this conference call is being recorded." (sentences
+    as :func:`sentences` tells them apart)."""
+    return [(start + a, start + b) for a, b in sentences(text) if _BOILERPLATE.search(text[a:b])]
 
 
 def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int]]:
@@ -83,6 +134,8 @@ def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int
         if promo or advert or (repeated[s] >= 3 and words <= 15 and not s.endswith((".", "?", "!"))) or \
                 (transcript and noise_only(s)) or len(_OFFER.findall(s)) >= 2 and words <= 60 or _PRIORITY.match(s):
             spans.append((a, b))
+        elif _BOILERPLATE.search(s):
+            spans.extend(boilerplate_spans(text[a:b], a))
         if advert == 1 and not promo:
             advert = 2
         if promo and words <= 3:  # "Advertisement", "Sponsored": the paragraph after it is the advert

@@ -165,6 +165,12 @@ _PAPER_PART = re.compile(r"^\W*(?:\d+\.?\s+)?(?:references|bibliography|related 
                          re.I | re.M)
 # a line opening with who speaks ("Marketing: ...", "Project Manager: ...", "JOHN SMITH:") or a transcript's tag
 _SPEAKER = re.compile(r"^[ \t]*([A-Z][\w.'-]*(?: [A-Za-z][\w.'-]*){0,3}):[ \t]+\S", re.M)
+# or a line of its own naming who speaks next, as call and meeting transcripts are often exported: "Grace Chang
+# Speaking.", "Jim Fanucchi - Darrow Associates Speaking.", "Speaker 1  0:03", "Jane Doe (00:01:12)"
+SPEAKER_LINE = re.compile(r"^[ \t]*([A-Z][\w.'\u2019-]*(?: [A-Z0-9][\w.'\u2019-]*){0,3})"
+                          r"(?:[ \t]+[-\u2013\u2014]{1,2}[ \t]+[^\n]{2,60}?)?"
+                          r"(?:[ \t]+Speaking\.?|[ \t]+[(\[]\d{1,2}:\d{2}(?::\d{2})?[)\]]|(?:[ \t]{2,}|\t)\d{1,2}:\d{2}"
+                          r"(?::\d{2})?)[ \t]*$", re.M)
 TRANSCRIPT_TAG = re.compile(r"\{[a-z_]+\}|\[(?:laughter|laughs|inaudible|crosstalk|pause|noise|applause|music|"
                             r"silence|unintelligible)\]", re.I)
 _MINUTES = re.compile(r"\bminutes\b|\bmeeting\b", re.I)
@@ -177,15 +183,26 @@ _BYLINE = re.compile(r"^\s*By [A-Z][a-z]+(?: [A-Z][a-z.]+){1,3}\s*(?:,.*)?$", re
 
 
 def speakers(text: str) -> Counter[str]:
-    """The labels that open lines of ``text`` ("Marketing: ...", "Project Manager: ..."), each with how many
-    lines it opens."""
-    return Counter(m.group(1) for m in _SPEAKER.finditer(text) if m.group(1).lower() not in _NOT_SPEAKERS)
+    """The labels that open lines of ``text`` ("Marketing: ...", "Project Manager: ...") or stand on a line of
+    their own before a turn (:data:`SPEAKER_LINE`: "Grace Chang Speaking."), each with how many turns it opens."""
+    found = [m.group(1) for m in _SPEAKER.finditer(text)] + [m.group(1) for m in SPEAKER_LINE.finditer(text)]
+    return Counter(w for w in found if w.lower() not in _NOT_SPEAKERS)
+
+
+def announced_turns(text: str) -> bool:
+    """Whether ``text`` announces its speakers' turns on lines of their own (:data:`SPEAKER_LINE`), two
+    speakers or more: a call's or a talk's transcript, whose prepared remarks are long turns, each speaker
+    perhaps once in its first pages."""
+    return len({m.group(1) for m in SPEAKER_LINE.finditer(text)}) >= 2
 
 
 def is_transcript(text: str) -> bool:
-    """Whether ``text`` reads as a transcript: a third of its lines (5 at least) open with a speaker's label,
-    two labels or more, one of them recurring (a list of defined terms names each once), or it carries 3
-    transcript tags (``{vocalsound}``, ``[laughter]``)."""
+    """Whether ``text`` reads as a transcript: turns announced on lines of their own by 2 speakers or more
+    (:data:`SPEAKER_LINE`), or a third of its lines (5 at least) open with a speaker's label, two labels or
+    more, one of them recurring (a list of defined terms names each once), or it carries 3 transcript tags
+    (``{vocalsound}``, ``[laughter]``)."""
+    if announced_turns(text):
+        return True
     lines = sum(1 for ln in text.splitlines() if ln.strip())
     who = speakers(text)
     turns = sum(who.values())
@@ -200,12 +217,11 @@ _NOT_SPEAKERS = {"note", "notes", "subject", "from", "to", "date", "cc", "re", "
 
 def document_kind(doc: Document) -> Kind:
     """The kind of document, from the file name and its first pages' structure: ``spreadsheet`` (its
-    suffix), ``email`` (messages), ``meeting`` (a transcript whose lines open with who speaks or carry
-    transcript tags, or minutes), ``patent`` (its sections: field, background, summary of the invention),
-    ``contract`` (an agreement named at its head between parties), ``paper`` (an abstract, and an
-    introduction or references),
-    ``news`` (a dateline or a byline), ``report`` (headings with an introduction, findings or summary) or
-    ``document``."""
+    suffix), ``email`` (messages), ``meeting`` (a transcript whose lines open with who speaks, or announce
+    who speaks next on lines of their own, or carry transcript tags; or minutes), ``patent`` (its sections:
+    field, background, summary of the invention), ``contract`` (an agreement named at its head between
+    parties), ``paper`` (an abstract, and an introduction or references), ``news`` (a dateline or a
+    byline), ``report`` (headings with an introduction, findings or summary) or ``document``."""
     name = doc.source.lower()
     head = doc.text[:6000]
     low = head.lower()

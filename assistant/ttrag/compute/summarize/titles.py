@@ -5,6 +5,7 @@ else its first sentence."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from assistant.documents.chunk import sentence_spans
 from assistant.records import Document
@@ -107,8 +108,11 @@ def title_of(doc: Document) -> str:
     for n, raw in enumerate(lines):
         line = raw.strip()
         at, pos = pos, pos + len(raw)
-        if not line or side_share(side, at, at + len(raw.rstrip()) or at + 1) >= 0.5 or noise_only(line) and \
-                TRANSCRIPT_TAG.search(line):
+        if not line or noise_only(line) and (TRANSCRIPT_TAG.search(line) or kind == "meeting"):
+            continue
+        if side_share(side, at, at + len(raw.rstrip()) or at + 1) >= 0.5:
+            if first_prose < 0 and _opening_sentence(doc.text, at, side, at + len(raw)):  # "Thank you for standing
+                first_prose = at  # by. Welcome to ... Call." before "this call is being recorded" and the rest
             continue
         if n > 40 or first_prose >= 0:
             break
@@ -122,28 +126,51 @@ def title_of(doc: Document) -> str:
             return _cut(clean)
         if len(line.split()) >= 8 and not labelled and not heading_level(line):
             first_prose = at
-    if kind == "meeting":
+    opening = _opening_sentence(doc.text, first_prose, side) if first_prose >= 0 else ""
+    if kind == "meeting" and not _names_something(opening):  # else the opening names it (a call)
         who = [w for w, _n in speakers(doc.text[:20000]).most_common(4)]
         if who:
             return f"Meeting transcript ({', '.join(who)})"
-    if first_prose >= 0:
-        para = doc.text[first_prose:first_prose + 1500].split("\n\n")[0]
-        return _cut(_clean(first_sentence(" ".join(para.split()))))
+    if opening:
+        return _cut(_clean(opening))
     return _cut(next((_clean(ln) for ln in lines if ln.strip()), ""))
+
+
+# the words of a greeting: a sentence made of these alone ("Hello.", "Thank you for standing by.", "Good
+# morning, ladies and gentlemen.") names no document
+_GREETING = frozenset("hello hi hey dear good morning afternoon evening day thank thanks you your for standing by "
+                      "and everyone everybody all ladies gentlemen greetings welcome okay ok folks again very much "
+                      "so well right".split())
+
+
+def _names_something(sentence: str) -> bool:
+    """Whether ``sentence`` can name a document: it has a word that is not a greeting's (:data:`_GREETING`)."""
+    return any(w not in _GREETING for w in re.findall(r"[^\W_]+", sentence.lower()))
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence spans of ``text``, not cut at an initial or an abbreviation ("Robert T.", "U.S.")."""
+    out, begin = [], None
+    for s, e in sentence_spans(text):
+        begin = s if begin is None else begin
+        if not _ABBREVIATION.search(text[:e].rstrip()):
+            out.append((begin, e))
+            begin = None
+    if begin is not None:
+        out.append((begin, len(text.rstrip())))
+    return out
+
+
+def _opening_sentence(text: str, at: int, side: Sequence[tuple[int, int]], end: int | None = None) -> str:
+    """The sentence that opens the paragraph at ``at`` (up to ``end``), one line: the first outside side
+    matter that names something (:func:`_names_something`), else the first outside side matter, else ""."""
+    para = text[at:min(end or len(text), at + 1500)].split("\n\n")[0]
+    own = [" ".join(para[s:e].split()) for s, e in _sentences(para) if side_share(side, at + s, at + e) < 0.5]
+    return next((x for x in own if _names_something(x)), own[0] if own else "")
 
 
 _ABBREVIATION = re.compile(r"(?:\b[A-Z]|\b(?:U\.S|No|Nos|Ser|Inc|Co|Corp|Ltd|Mr|Mrs|Ms|Dr|St|vs|e\.g|i\.e|etc|Fig|Art|"
                            r"Sec|Vol|pp|al))\.$")
-
-
-def first_sentence(text: str) -> str:
-    """The first sentence of ``text`` (one line), not cut at an initial or an abbreviation ("Robert T.")."""
-    end = 0
-    for _s, e in sentence_spans(text):
-        end = e
-        if not _ABBREVIATION.search(text[:e].rstrip()):
-            break
-    return text[:end or len(text)].strip()
 
 
 _CONTENTS = re.compile(r"^(?:table of )?contents\b", re.I)
