@@ -280,6 +280,22 @@ def test_a_point_that_restates_the_title_line_gives_its_place_to_another_sentenc
     assert any("regional administrator" in b.text for b in result.bullets)  # its place: another passage's sentence
 
 
+def test_quoted_sentences_are_whole_sentences_not_a_pdfs_column_lines(tokenizer: object) -> None:
+    text = ("Dense Passage Retrieval for Open-Domain Question Answering\n\nAbstract\nOpen-domain question answering "
+            "relies on efficient passage retrieval to select candidate\ncontexts, where traditional sparse vector "
+            "space\nmodels, such as TF-IDF or BM25, are the de\nfacto method. In this work, we show that\nretrieval "
+            "can be practically implemented using dense representations alone.\n\n8 Conclusion\nIn this work, we "
+            "demonstrated that dense retrieval\ncan outperform and potentially replace the traditional sparse "
+            "retrieval component in open-domain\nquestion answering.\n")
+    ctx = build_context([_doc("dpr.txt", text)], tokenizer, chunk_tokens=60)
+    result = summarize(ctx, SummaryRequest(), ScriptedGenerator(lambda r: "{}"))  # nothing from the model: quotes
+    quoted = [b.text for b in result.bullets]
+    whole = ("In this work, we demonstrated that dense retrieval can outperform and potentially replace the "
+             "traditional sparse retrieval component in open-domain question answering.")
+    assert whole in quoted  # it holds the title's words and more: no restatement of the title
+    assert all(q[0].isupper() and "\n" not in q for q in quoted), quoted  # no "can outperform ..." line
+
+
 def test_a_docx_or_pdf_is_named_by_its_title_property(tmp_path: Path) -> None:
     import docx
     from pdfgen import text_pdf

@@ -88,14 +88,15 @@ def _named_by_metadata(title: str, source: str) -> bool:
         not _META_NOISE.match(title) and not _GENERIC.match(title)
 
 
-def title_of(doc: Document) -> str:
+def title_of(doc: Document, *, limit: int = MAX_TITLE) -> str:
     """The document's title, in this order: its metadata title (``Document.title``: a PDF's or DOCX's title
     property), an e-mail's subject (for a mailbox of several conversations their count and first three
     subjects), its title line (see :func:`title_line`) among its first lines, else for a transcript the
-    speakers, else its first sentence; :data:`MAX_TITLE` characters at most."""
+    speakers, else its first sentence; ``limit`` characters at most (a longer one is cut at a word, with an
+    ellipsis)."""
     meta = re.sub(r"^microsoft (?:word|powerpoint|excel) - ", "", _clean(doc.title), flags=re.I)
     if _named_by_metadata(meta, doc.source):
-        return _cut(meta)
+        return _cut(meta, limit)
     kind = document_kind(doc)
     if kind == "email":
         subject = _email_title(doc)
@@ -123,7 +124,7 @@ def title_of(doc: Document) -> str:
             if nxt and len(nxt.split()) <= 8 and not re.search(r"[,\d@]", nxt) and title_line(nxt) and \
                     not clean.endswith((".", "?", "!")):
                 clean = f"{clean} {nxt}"  # a title set on two lines ("LayoutParser: A Unified Toolkit for Deep")
-            return _cut(clean)
+            return _cut(clean, limit)
         if len(line.split()) >= 8 and not labelled and not heading_level(line):
             first_prose = at
     opening = _opening_sentence(doc.text, first_prose, side) if first_prose >= 0 else ""
@@ -132,8 +133,8 @@ def title_of(doc: Document) -> str:
         if who:
             return f"Meeting transcript ({', '.join(who)})"
     if opening:
-        return _cut(_clean(opening))
-    return _cut(next((_clean(ln) for ln in lines if ln.strip()), ""))
+        return _cut(_clean(opening), limit)
+    return _cut(next((_clean(ln) for ln in lines if ln.strip()), ""), limit)
 
 
 # the words of a greeting: a sentence made of these alone ("Hello.", "Thank you for standing by.", "Good
@@ -177,13 +178,13 @@ _CONTENTS = re.compile(r"^(?:table of )?contents\b", re.I)
 _CONNECTORS = {"for", "of", "and", "on", "to", "the", "between", "with", "in", "under"}
 
 
-def title_page(doc: Document, *, max_chars: int = 220) -> str:
+def title_page(doc: Document, *, max_chars: int = 220, limit: int = MAX_TITLE) -> str:
     """A contract's or report's title page as one line: its lines up to the first labelled one ("Agreement
     number: ..."), the table of contents or the first heading after the title (not one that continues a
     line ending in "for", "of", ...: "Handbook for" / "Chapter 13"), Markdown marks removed ("Master Supply
     and Services Agreement between Norhaven Medical Devices GmbH (the "Buyer") and Calder Precision Components
-    Ltd. (the "Supplier")"); :func:`title_of` when the first line is no title line (a section's name, a
-    sentence) or the page is longer than ``max_chars``."""
+    Ltd. (the "Supplier")"); :func:`title_of` (``limit`` characters at most) when the first line is no title
+    line (a section's name, a sentence) or the page is longer than ``max_chars``."""
     words: list[str] = []
     for i, line in enumerate(ln.strip() for ln in doc.text.splitlines()):
         if not line:
@@ -197,4 +198,4 @@ def title_page(doc: Document, *, max_chars: int = 220) -> str:
             break
         words.append(re.sub(r"[#*]+", "", line).strip())
     line = re.sub(r"\s+", " ", " ".join(words)).strip()
-    return line if 0 < len(line) <= max_chars else title_of(doc)
+    return line if 0 < len(line) <= max_chars else title_of(doc, limit=limit)

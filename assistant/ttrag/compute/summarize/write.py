@@ -16,7 +16,7 @@ from assistant.ttrag.compute.summarize.plan import DETAIL_BUDGET, GIST_BUDGET, P
 from assistant.ttrag.compute.summarize.request import Form, SummaryRequest
 from assistant.ttrag.compute.summarize.structure import ABSTRACT, Kind, document_kind
 from assistant.ttrag.compute.summarize.support import supported_by
-from assistant.ttrag.compute.summarize.titles import title_of, title_page
+from assistant.ttrag.compute.summarize.titles import MAX_TITLE, title_of, title_page
 from assistant.ttrag.context import Context
 from assistant.ttrag.grounding import terms
 from assistant.ttrag.prompts import (
@@ -96,14 +96,19 @@ def _render(bullets: Sequence[Bullet], form: Form, numbers: _Numbers) -> str:
     return "\n".join(f"- {b.text} {m}".rstrip() for b, m in zip(bullets, marks, strict=True))
 
 
+_LINE_BREAK = re.compile(r"(?<=[\w,;-])[ \t]*\n(?=[ \t]*[a-z(])")  # the sentence goes on in lower case
+
+
 def _extractive(passages: Sequence[Chunk], n: int) -> list[Bullet]:
     """The first real sentence of the first ``n`` passages that have one (supported by construction); for
     passages without running text (a table, a list) their first lines as they stand, so that a document
-    with text never gets an empty summary."""
+    with text never gets an empty summary. A line break inside a sentence (a PDF's column line ending before
+    "question answering ...") is read as a space."""
     out = []
     for i, c in enumerate(passages, 1):
-        for s, e in sentence_spans(c.text):
-            sentence = re.sub(r"[#*]+", "", c.text[s:e]).strip()
+        flowed = _LINE_BREAK.sub(" ", c.text)
+        for s, e in sentence_spans(flowed):
+            sentence = re.sub(r"[#*]+", "", flowed[s:e]).strip()
             if len(sentence.split()) >= 6 and _is_sentence(sentence):
                 out.append(Bullet(sentence, (i,)))
                 break
@@ -118,15 +123,27 @@ def _extractive(passages: Sequence[Chunk], n: int) -> list[Bullet]:
 
 def _is_sentence(text: str) -> bool:
     """Running text rather than a heading or a title line: mostly lower-case letters, ending in a full stop
-    (or 12 words or more)."""
+    (or 12 words or more), and the start of a sentence, not the rest of one broken across lines ("can
+    outperform and potentially replace the traditional sparse retrieval component in open-domain", a PDF's
+    column line)."""
     letters = [ch for ch in text if ch.isalpha()]
     lower = sum(ch.islower() for ch in letters) >= 0.6 * max(1, len(letters))
-    return lower and (text.rstrip().endswith((".", "!", "?", ".)", '."')) or len(text.split()) >= 12)
+    return lower and not (letters and letters[0].islower()) and \
+        (text.rstrip().endswith((".", "!", "?", ".)", '."')) or len(text.split()) >= 12)
 
 
 def _same(a: str, b: str) -> bool:
     ta, tb = terms(a), terms(b)
     return bool(ta and tb) and len(ta & tb) / min(len(ta), len(tb)) >= 0.8
+
+
+def _restates(point: str, title: str) -> bool:
+    """Whether ``point`` says little beyond the title line: 80% of its content words are the title's (a
+    point holding the title's words and more, "In this work, we demonstrated that dense retrieval can
+    outperform ... in open-domain question answering" under "Dense Passage Retrieval for Open-Domain Question
+    Answering", does not)."""
+    tp, tt = terms(point), terms(title)
+    return bool(tp and tt) and len(tp & tt) / len(tp) >= 0.8
 
 
 def _write(generator: Generator, passages: Sequence[Chunk], kind: Kind, request: SummaryRequest, n: int,
@@ -244,7 +261,7 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         on_text(lead + "\n")
     # a point that restates the title line (a document without a title is named by its first sentence,
     # which the model then tends to copy) gives its place to another passage's sentence
-    titles = [_title(d) for d in ctx.documents if d.source in {c.source for c in passages}] \
+    titles = [_title(d, 100_000) for d in ctx.documents if d.source in {c.source for c in passages}] \
         if lead and not request.detail else []
     on_progress(0, len(groups))
     for g, members in enumerate(groups):
@@ -263,7 +280,7 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                 dropped.append(statement)
                 continue
             bullet = Bullet(statement, tuple(members[n - 1] + 1 for n in support))
-            if any(_same(bullet.text, k.text) for k in kept) or any(_same(bullet.text, t) for t in titles):
+            if any(_same(bullet.text, k.text) for k in kept) or any(_restates(bullet.text, t) for t in titles):
                 continue
             kept.append(bullet)
         if request.form == "bullets":  # show what is checked so far; later groups append
@@ -274,7 +291,7 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         on_progress(g + 1, len(groups))
     note("summary_check", kept=len(kept), dropped=dropped)
     if not kept:
-        kept = [b for b in _extractive(passages, per_call + 1) if not any(_same(b.text, t) for t in titles)]
+        kept = [b for b in _extractive(passages, per_call + 1) if not any(_restates(b.text, t) for t in titles)]
         kept = kept[:per_call]
         note("summary_check", extractive=len(kept))
         shown = 0
@@ -284,7 +301,7 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
         cited = {n for b in kept for n in b.cites}
         unused = [c if i not in cited else replace(c, text="") for i, c in enumerate(passages, 1)]
         extra = [b for b in _extractive(unused, len(passages))
-                 if not any(_same(b.text, k.text) for k in [*kept, *(Bullet(t, ()) for t in titles)])]
+                 if not any(_same(b.text, k.text) for k in kept) and not any(_restates(b.text, t) for t in titles)]
         extra = extra[:per_call - len(kept)]
         kept += extra
         note("summary_check", extractive=len(extra))
@@ -299,9 +316,9 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
                    tuple(dropped), tuple(plan))
 
 
-def _title(doc: Document) -> str:
-    """The title page of a contract or report, else the document's title."""
-    return title_page(doc) if document_kind(doc) in ("contract", "report") else title_of(doc)
+def _title(doc: Document, limit: int = MAX_TITLE) -> str:
+    """The title page of a contract or report, else the document's title (cut at ``limit`` characters)."""
+    return title_page(doc, limit=limit) if document_kind(doc) in ("contract", "report") else title_of(doc, limit=limit)
 
 
 def _lead_line(doc: Document) -> str:
