@@ -164,6 +164,24 @@ def test_a_call_transcript_is_a_meeting_named_by_its_opening_not_its_greeting(to
     assert not any(p.chunk.text.lstrip().startswith("Grace Chang Speaking") for p in plan)
 
 
+def test_a_point_that_states_a_calls_logistics_gives_its_place_to_a_fact(tokenizer: object) -> None:
+    # "later.Going": run together, so the sentence holding the hand-over is read with the next one
+    text = CALL + ("Thank you, Christie. Our mark-to-market declines were due to the volatility we saw in the credit "
+                   "markets in December. Brian will speak about this in more detail later.Going forward, I expect the "
+                   "portfolio to be more diversified across our top-10 names in the coming year.\n")
+    ctx = build_context([_doc("call.txt", text)], tokenizer, chunk_tokens=60)
+    said = "Brian will speak about this in more detail later."
+
+    def script(r: GenerationRequest) -> str:
+        n = next(int(m.group(1)) for m in re.finditer(r"^\[(\d+)\] .*$", r.user, re.M) if "Brian will" in m.group(0))
+        return json.dumps({"point1": {"sentence": said, "passage": n},
+                           "point2": {"sentence": "Fee revenue reached $2.2 billion for the quarter.", "passage": 1}})
+
+    result = summarize(ctx, SummaryRequest(), ScriptedGenerator(script))
+    assert said in result.dropped  # supported by its passage, but a hand-over is no point
+    assert not any("Brian will speak" in b.text for b in result.bullets)
+
+
 @pytest.mark.parametrize(("text", "title"), [
     ("Hello. This is the quarterly review of the Harbour Bridge repairs, with the costs so far.\n",
      "This is the quarterly review of the Harbour Bridge repairs, with the costs so far."),

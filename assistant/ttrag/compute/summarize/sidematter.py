@@ -99,6 +99,12 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def is_boilerplate(sentence: str) -> bool:
+    """Whether ``sentence`` is legal boilerplate or a call's logistics (:data:`_BOILERPLATE`): side matter
+    as a summary's point too ("Brian will speak about this in more detail later.")."""
+    return bool(_BOILERPLATE.search(sentence))
+
+
 def boilerplate_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
     """The spans (offsets from ``start``) of the sentences of ``text`` that are legal boilerplate or a call's
     logistics (:data:`_BOILERPLATE`): "These forward-looking statements include ...", "This e-mail and any

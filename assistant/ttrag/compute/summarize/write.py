@@ -14,6 +14,7 @@ from assistant.records import Chunk, Document
 from assistant.text.subjects import base_subject
 from assistant.ttrag.compute.summarize.plan import DETAIL_BUDGET, GIST_BUDGET, Planned, reading_plan
 from assistant.ttrag.compute.summarize.request import Form, SummaryRequest
+from assistant.ttrag.compute.summarize.sidematter import is_boilerplate
 from assistant.ttrag.compute.summarize.structure import ABSTRACT, Kind, document_kind
 from assistant.ttrag.compute.summarize.support import supported_by
 from assistant.ttrag.compute.summarize.titles import MAX_TITLE, title_of, title_page
@@ -103,13 +104,14 @@ def _extractive(passages: Sequence[Chunk], n: int) -> list[Bullet]:
     """The first real sentence of the first ``n`` passages that have one (supported by construction); for
     passages without running text (a table, a list) their first lines as they stand, so that a document
     with text never gets an empty summary. A line break inside a sentence (a PDF's column line ending before
-    "question answering ...") is read as a space."""
+    "question answering ...") is read as a space; legal boilerplate and a call's logistics are no sentence to
+    quote (:func:`~.sidematter.is_boilerplate`)."""
     out = []
     for i, c in enumerate(passages, 1):
         flowed = _LINE_BREAK.sub(" ", c.text)
         for s, e in sentence_spans(flowed):
             sentence = re.sub(r"[#*]+", "", flowed[s:e]).strip()
-            if len(sentence.split()) >= 6 and _is_sentence(sentence):
+            if len(sentence.split()) >= 6 and _is_sentence(sentence) and not is_boilerplate(sentence):
                 out.append(Bullet(sentence, (i,)))
                 break
         if len(out) >= n:
@@ -275,7 +277,7 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
             note("summary_fit", call=g + 1, **fit.trace())
             local, members = fit.chunks, members[:len(fit.chunks)]
         for statement, cites in replies:
-            support = supported_by(statement, local, cites)
+            support = supported_by(statement, local, cites) if not is_boilerplate(statement) else []
             if not support:
                 dropped.append(statement)
                 continue
@@ -364,7 +366,7 @@ def _gists(ctx: Context, plan: Sequence[Planned], request: SummaryRequest, gener
     for statement, cites in replies:
         own = passages[cites[0] - 1].source if cites and 1 <= cites[0] <= len(passages) else ""
         local = [c if c.source == own else replace(c, text="") for c in passages]  # one document's passages
-        support = supported_by(statement, local, cites) if own else []
+        support = supported_by(statement, local, cites) if own and not is_boilerplate(statement) else []
         kept = [b for bs in by_doc.values() for b in bs]
         if not support:
             dropped.append(statement)
