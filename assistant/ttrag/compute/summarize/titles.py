@@ -137,6 +137,11 @@ def title_of(doc: Document, *, limit: int = MAX_TITLE) -> str:
     return _cut(next((_clean(ln) for ln in lines if ln.strip()), ""), limit)
 
 
+# a full stop that ends an initial or an abbreviation, not a sentence ("Robert T.", "QLT Inc.")
+_ABBREVIATION = re.compile(r"(?:\b[A-Z]|\b(?:U\.S|No|Nos|Ser|Inc|Co|Corp|Ltd|Mr|Mrs|Ms|Dr|St|vs|e\.g|i\.e|etc|Fig|Art|"
+                           r"Sec|Vol|pp|al))\.$")
+
+
 # the words of a greeting: a sentence made of these alone ("Hello.", "Thank you for standing by.", "Good
 # morning, ladies and gentlemen.") names no document
 _GREETING = frozenset("hello hi hey dear good morning afternoon evening day thank thanks you your for standing by "
@@ -168,10 +173,6 @@ def _opening_sentence(text: str, at: int, side: Sequence[tuple[int, int]], end: 
     para = text[at:min(end or len(text), at + 1500)].split("\n\n")[0]
     own = [" ".join(para[s:e].split()) for s, e in _sentences(para) if side_share(side, at + s, at + e) < 0.5]
     return next((x for x in own if _names_something(x)), own[0] if own else "")
-
-
-_ABBREVIATION = re.compile(r"(?:\b[A-Z]|\b(?:U\.S|No|Nos|Ser|Inc|Co|Corp|Ltd|Mr|Mrs|Ms|Dr|St|vs|e\.g|i\.e|etc|Fig|Art|"
-                           r"Sec|Vol|pp|al))\.$")
 
 
 _CONTENTS = re.compile(r"^(?:table of )?contents\b", re.I)
