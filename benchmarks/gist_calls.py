@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from financial_qa import load
 from summaries_real import run_one
 
 import assistant.models  # noqa: F401  (offline environment)
@@ -51,16 +52,6 @@ FORMULA = re.compile(r"^(?:hello|hi|good (?:morning|afternoon|evening|day)|thank
                      r"[^.!?]{0,40}[.!?]?$|\bSpeaking\.?$", re.I)
 
 
-def calls(data: Path) -> list[str]:
-    """The distinct transcripts of ``qa/leval-dev/financial_qa.jsonl``, in file order."""
-    seen: list[str] = []
-    for line in (data / "qa" / "leval-dev" / "financial_qa.jsonl").read_text(encoding="utf-8").splitlines():
-        text = json.loads(line)["input"]
-        if all(text[:200] != s[:200] for s in seen):
-            seen.append(text)
-    return seen
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DATA)
@@ -78,7 +69,7 @@ def main() -> None:
     models = store.models()
     models.generator.complete(GenerationRequest(SYSTEM, "Say OK.", max_tokens=2, purpose="warm-up"))
     rows: list[dict[str, Any]] = []
-    for i, text in enumerate(calls(args.data), 1):
+    for i, (_name, text, _questions) in enumerate(load(args.data), 1):
         ctx = build_context([Document(f"call-{i}.txt", text, (Segment(text, page=1),), (0,))], store.tokenizer())
         row = run_one(ctx, REQUEST, models.generator, models.embedder)
         lines = [ln for ln in row["text"].splitlines() if ln.strip()]

@@ -52,9 +52,9 @@ _SECTION_NUMBER = re.compile(r"(?:section|clause|article|schedule|annex|paragrap
 # an amount has its unit: a currency, a percentage, or a count of days, weeks ... ("EUR 18.64", "0.5%",
 # "3.25 percentage points", "net 45 days", "five percent"); "at 3.25" or "7.3 supplement" is not one
 AMOUNT_FORM = re.compile(r"(?:\b(?:eur|usd|gbp|chf|jpy|cad|aud)|[€$£¥])\s?\d|\d\s?(?:%|(?:percent|per ?cent|"
-                          r"percentage points?|basis points?|bps|eur|usd|gbp|chf|euros?|dollars?|pounds?|francs?|"
-                          r"thousand|million|billion|days?|weeks?|months?|years?|hours?|minutes?|times)\b)|"
-                          r"\b(?:percent|per cent|euros?|dollars?|pounds?)\b", re.I)
+                         r"percentage points?|basis points?|bps|eur|usd|gbp|chf|euros?|dollars?|pounds?|francs?|"
+                         r"thousand|million|billion|days?|weeks?|months?|years?|hours?|minutes?|times)\b)|"
+                         r"\b(?:percent|per cent|euros?|dollars?|pounds?)\b", re.I)
 _NUMBER_WORDS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
                  "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred",

@@ -88,7 +88,7 @@ def noise_only(line: str) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", rest)) < 3
 
 
-def sentences(text: str) -> list[tuple[int, int]]:
+def _unglued_sentences(text: str) -> list[tuple[int, int]]:
     """:func:`~assistant.documents.chunk.sentence_spans` of ``text``, with sentences run together without a
     space after the full stop ("being recorded.I would now", as transcripts and PDF text often have them)
     told apart."""
@@ -109,8 +109,8 @@ def boilerplate_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
     """The spans (offsets from ``start``) of the sentences of ``text`` that are legal boilerplate or a call's
     logistics (:data:`_BOILERPLATE`): "These forward-looking statements include ...", "This e-mail and any
     attachments are confidential ...", "As a reminder, this conference call is being recorded." (sentences
-    as :func:`sentences` tells them apart)."""
-    return [(start + a, start + b) for a, b in sentences(text) if _BOILERPLATE.search(text[a:b])]
+    as :func:`_unglued_sentences` tells them apart)."""
+    return [(start + a, start + b) for a, b in _unglued_sentences(text) if is_boilerplate(text[a:b])]
 
 
 def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int]]:
@@ -140,7 +140,7 @@ def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int
         if promo or advert or (repeated[s] >= 3 and words <= 15 and not s.endswith((".", "?", "!"))) or \
                 (transcript and noise_only(s)) or len(_OFFER.findall(s)) >= 2 and words <= 60 or _PRIORITY.match(s):
             spans.append((a, b))
-        elif _BOILERPLATE.search(s):
+        elif is_boilerplate(s):
             spans.extend(boilerplate_spans(text[a:b], a))
         if advert == 1 and not promo:
             advert = 2
