@@ -45,6 +45,7 @@ DEFAULT_EVIDENCE_TOKENS = 0  # off: 300 cost 2 of 40 HotpotQA answers (EM .450 -
 DEFAULT_CACHE_MB = 2048
 
 CeMode = Literal["alone", "fused", "off"]
+AnswerDecision = Literal["fitted", "checks"]
 Fusion = Literal["rrf", "dense", "bm25"]
 
 
@@ -121,6 +122,14 @@ class PipelineOptions:
         translate: a question in another language than the documents is translated into theirs by one
             LLM call and searched with that (:mod:`assistant.text.language`); the reader sees both and
             answers in the question's language.
+        answer_decision: what decides whether a reply is stated: ``fitted``, one calibrated probability over
+            the reply's signals (:mod:`assistant.ttrag.decision`, fit on the dev halves of every family in
+            several wordings; ``min_coverage``, ``min_found_p`` and ``min_yes_p`` are then not used), or
+            ``checks``, the earlier chain (key-term coverage, P(found) and P(yes) bars, the grounding checks).
+            ``fitted`` falls back to ``checks`` when no fitted model is installed.
+        decision_threshold: the fitted decision's operating point; None = the one chosen with the fit.
+        whole_sentences: each passage read is widened to whole sentences, a numbered clause to its heading
+            (:mod:`assistant.ttrag.passages`); retrieval keeps its chunks.
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -142,6 +151,9 @@ class PipelineOptions:
     min_yes_p: float = 0.8
     answer_rules_off: tuple[str, ...] = ()
     translate: bool = True
+    answer_decision: AnswerDecision = "fitted"
+    decision_threshold: float | None = None
+    whole_sentences: bool = True
 
     def __post_init__(self) -> None:
         try:

@@ -34,7 +34,7 @@ from assistant.eval.hotpot import Question, is_gold
 from assistant.eval.metrics import contains, exact_match, gold_ranks, key_match, latency_stats, token_f1
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Usage
-from assistant.ttrag import conditional, grounding, pipeline
+from assistant.ttrag import conditional, decision, grounding, pipeline
 from assistant.ttrag.context import Context
 from assistant.ttrag.generate import stream_answer
 from assistant.ttrag.pipeline import Models  # generator (a ReplayGenerator here), embedder, encoder
@@ -135,7 +135,9 @@ def _read(ctx: Context, q: Question, m: Models, opts: PipelineOptions, chunks: l
     reading = stream_answer(m.generator, q.text, chunks, max_tokens=opts.max_answer_tokens,
                             on_text=lambda s: first.append(time.perf_counter() - t0) if not first else None,
                             min_coverage=opts.min_coverage, min_found_p=opts.min_found_p, min_yes_p=opts.min_yes_p,
-                            rules_off=opts.answer_rules_off)
+                            rules_off=opts.answer_rules_off,
+                                decision_model=decision.active(opts.answer_decision),
+                                decision_threshold=opts.decision_threshold)
     cited = [chunks[n - 1] for n in reading.supported_by]
     return Read(reading.short_answer if reading.found else "", reading.found, [chunks], cited, retrieval_s,
                 retrieval_s + (first[0] if first else time.perf_counter() - t0))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
-from assistant.ttrag import grounding
+from assistant.ttrag import decision, grounding
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
 from assistant.ttrag.qtype import AMOUNT_FORM, QuestionType, question_type
@@ -118,6 +118,35 @@ def judge(question: str, qtype: QuestionType, fields: dict[str, object], chunks:
     return not reason, short, tuple(support[:3]), reason
 
 
+def _decide(model: decision.DecisionModel, threshold: float | None, generator: Generator, question: str,
+            qtype: QuestionType, fields: dict[str, object], chunks: Sequence[Chunk], *,
+            read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]],
+            rules_off: Collection[str]) -> tuple[bool, str, tuple[int, ...], str]:
+    """(found, short answer, supporting passage numbers, reason) by the fitted decision: the reply is stated when
+    P(right | its signals) reaches the operating point. What stays a rule: no answer is no answer, and a
+    who/where answer that is the very party the question names is none (``party``)."""
+    short = str(fields.get("short_answer") or "").strip()
+    if fields.get("found") is False or not short:
+        return False, short, (), "the reader found no answer"
+    support, reason = grounding.check(question, qtype, short, chunks, min_coverage=0.0, read_before=read_before,
+                                      equivalents=equivalents, off={"form", "support", *rules_off})
+    if reason:
+        return False, short, (), reason
+    cited = fields.get("passage")
+    if isinstance(cited, int) and cited in support:
+        support = [cited] + [n for n in support if n != cited]
+    probs, yes = generator.boolean_probs, generator.yes_probs
+    signals = decision.signals(question, qtype, short, cited if isinstance(cited, int) else None, chunks,
+                               found_p=probs[0] if probs else None,
+                               yes_p=yes[0] if yes and qtype.kind == "yesno" else None,
+                               read_before=read_before, equivalents=equivalents)
+    p = model.p_right(signals)
+    bar = model.threshold if threshold is None else threshold
+    if p < bar:
+        return False, short, (), f"the answer decision: unlikely right (P(right) {p:.2f} < {bar:.2f})"
+    return True, short, tuple(support[:3]), ""
+
+
 def _number_tokens(text: str) -> set[str]:
     return {re.sub(r"[\s,]", "", m) for m in _NUMBER.findall(text)}
 
@@ -211,7 +240,9 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                   purpose: str = "answer", min_coverage: float = 0.5, read_before: Sequence[Chunk] = (),
                   note: str = "", equivalents: Sequence[tuple[str, str]] = (), min_passages: int = 1,
                   translated: str = "", language: str = "", min_found_p: float = 0.0,
-                  min_yes_p: float = 0.0, rules_off: Collection[str] = ()) -> Reading:
+                  min_yes_p: float = 0.0, rules_off: Collection[str] = (),
+                  decision_model: decision.DecisionModel | None = None,
+                  decision_threshold: float | None = None) -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
@@ -243,6 +274,10 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
         language: the question's language (an English name), the sentence's language when ``translated``.
         rules_off: names of the answer rules switched off (:data:`assistant.config.ANSWER_RULES`), for
             ablations.
+        decision_model: when given, one calibrated probability over the reply's signals decides whether it is
+            stated (:mod:`assistant.ttrag.decision`; ``min_coverage``, ``min_found_p`` and ``min_yes_p`` are then
+            not used); None: the chain of checks and bars above.
+        decision_threshold: the decision's operating point (None: the model's own, chosen with its fit).
 
     Returns:
         The :class:`Reading` of the passages as cut to fit (``fit``); a reply that is not grounded leaves
@@ -259,7 +294,8 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                                 json_schema=answer_schema(qtype), purpose=purpose)
     reading = _answer(generator, request, judged, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
                       min_coverage=min_coverage, read_before=read_before, equivalents=equivalents,
-                      across=bool(translated), min_found_p=min_found_p, min_yes_p=min_yes_p, rules_off=rules_off)
+                      across=bool(translated), min_found_p=min_found_p, min_yes_p=min_yes_p, rules_off=rules_off,
+                      model=decision_model, threshold=decision_threshold)
     probs = generator.boolean_probs  # the reply's first boolean is its "found" field
     yes = generator.yes_probs  # the first yes or no of a yes/no reply is its short answer
     return dataclasses.replace(reading, fit=fit, found_p=probs[0] if probs else None,
@@ -270,7 +306,8 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
             chunks: Sequence[Chunk], *, on_text: Callable[[str], None], on_retract: Callable[[str], None],
             min_coverage: float, read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]],
             across: bool = False, min_found_p: float = 0.0, min_yes_p: float = 0.0,
-            rules_off: Collection[str] = ()) -> Reading:
+            rules_off: Collection[str] = (), model: decision.DecisionModel | None = None,
+            threshold: float | None = None) -> Reading:
     """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``; ``across``: the
     sentence is in another language than the passages, so it need state only the short answer's numbers
     (its words are translated)."""
@@ -285,6 +322,9 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
         (lambda short, sentence: states_numbers(short, sentence)) if across else agree)
 
     def decide(fields: dict[str, object]) -> tuple[bool, str, tuple[int, ...], str]:
+        if model is not None:
+            return _decide(model, threshold, generator, question, qtype, fields, chunks, read_before=read_before,
+                           equivalents=equivalents, rules_off=rules_off)
         verdict = judge(question, qtype, fields, chunks, min_coverage=min_coverage, read_before=read_before,
                         equivalents=equivalents, rules_off=rules_off)
         probs = generator.boolean_probs  # the reply's first boolean, its "found", is decoded by now

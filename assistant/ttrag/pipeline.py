@@ -24,7 +24,7 @@ from assistant.models.base import (
 )
 from assistant.records import Answer, Chunk, Event, Hit, Progress, Retract, TokenText, TraceStep
 from assistant.text.language import classify, language_name, question_language
-from assistant.ttrag import aliases, conditional, evidence, prefilter, router
+from assistant.ttrag import aliases, conditional, decision, evidence, passages, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.context import Context, chunk_at
 from assistant.ttrag.generate import Reading, cite, states_numbers, stream_answer
@@ -207,7 +207,9 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
                                 equivalents=equivalents, min_passages=opts.ce_top_k,
                                 translated=asked.translated, language=asked.language,
                                 min_found_p=opts.min_found_p, min_yes_p=opts.min_yes_p,
-                                rules_off=opts.answer_rules_off)
+                                rules_off=opts.answer_rules_off,
+                                decision_model=decision.active(opts.answer_decision),
+                                decision_threshold=opts.decision_threshold)
     if reading.fit is not None and reading.fit.cut:  # long passages: what the reader's window left out
         run.note("fit", attempt=attempt, window=models.generator.context_window, **reading.fit.trace())
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
@@ -290,7 +292,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                                      weight=opts.ce_weight, top_k=opts.ce_top_k,
                                      pooling=opts.ce_pooling)
         run.note("conditional", query=query, mode=opts.ce_mode, hits=_hits_view(top))
-        chunks = [h.chunk for h in top]
+        chunks = _whole(ctx, [h.chunk for h in top], opts)
         key = tuple(sorted(c.id for c in chunks))
         if key in read:  # the same passages were already read: the reply (temperature 0) would be too
             run.note("answer", attempt=attempt, found=False, reply="(same passages as an earlier attempt)")
@@ -322,7 +324,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             ids = {h.chunk.id for h in fresh}
             candidates = fresh + [h for h in original if h.chunk.id not in ids]
             run.note("prefilter", query=query, hits=_hits_view(fresh))
-    fallback = [h.chunk for h in original[:opts.fallback_top_k]]
+    fallback = _whole(ctx, [h.chunk for h in original[:opts.fallback_top_k]], opts)
     last: Reading | None = None
     if fallback:  # fallback_top_k 0: no fallback read, "not found" once the attempts are spent
         run.note("fallback", chunks=[c.id for c in fallback])
@@ -333,6 +335,12 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     text = not_found_text(len(ctx.documents), languages[0] if asked.language else "en")
     run.text(text)
     return _Result(text, False, (fallback or [h.chunk for h in original])[:opts.ce_top_k], rewrites, last)
+
+
+def _whole(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chunk]:
+    """The passages as the reader reads them: widened to whole sentences (:mod:`assistant.ttrag.passages`)
+    unless ``whole_sentences`` is off."""
+    return passages.whole(ctx.documents, chunks) if opts.whole_sentences else chunks
 
 
 def _translate(question: str, languages: tuple[str, str], models: Models, opts: PipelineOptions,
@@ -358,7 +366,7 @@ def _needle(ctx: Context, question: str, target: str, models: Models, opts: Pipe
     run.note("needle_lookup", target=target, matches=len(matches))
     if not matches:
         return None  # not quoted exactly: let the full pipeline search for it
-    chunks = list(dict.fromkeys(chunk_at(ctx, m.source, m.start) for m in matches))
+    chunks = _whole(ctx, list(dict.fromkeys(chunk_at(ctx, m.source, m.start) for m in matches)), opts)
     reading = _read(run, models, opts, question, chunks, 0)
     return _Result(reading.sentence, True, _passages_read(chunks, reading), [], reading) if reading.found else None
 

@@ -1,0 +1,61 @@
+"""Passages read whole: a chunk cut inside a sentence is widened to the sentence, a clause keeps its heading."""
+
+from __future__ import annotations
+
+from assistant.records import Chunk, Document, Segment
+from assistant.ttrag.passages import sentence_end, sentence_start, whole
+
+CLAUSE = ("18. Notices. Notices are given in writing.\n"
+          "19.1 Governing Law. This Agreement shall be governed by, and construed and enforced in accordance\n"
+          "with, the laws of the\n"
+          "State of New York, USA, without regard to its conflict of laws principles.\n"
+          "19.2 Venue. The courts of New York County have jurisdiction.\n")
+
+
+def _doc(text: str) -> Document:
+    return Document("contract.pdf", text, (Segment(text, page=1),), (0,))
+
+
+def _chunk(doc: Document, start: int, end: int, cid: int = 7) -> Chunk:
+    return Chunk(id=cid, text=doc.text[start:end], source=doc.source, start=start, end=end, page=1)
+
+
+def test_a_chunk_ending_inside_a_sentence_reads_to_its_end_and_from_the_clause_heading() -> None:
+    doc = _doc(CLAUSE)
+    start = CLAUSE.index("with, the laws")
+    end = CLAUSE.index("State of New York") - 1  # the chunk boundary of the issue: "... the laws of the" | "State ..."
+    [read] = whole([doc], [_chunk(doc, start, end)])
+    assert read.text.startswith("19.1 Governing Law. This Agreement shall be governed")
+    assert read.text.endswith("without regard to its conflict of laws principles.")
+    assert read.id == 7 and doc.text[read.start:read.end].strip() == read.text
+
+
+def test_the_other_half_of_the_cut_clause_reads_from_its_sentence_and_heading() -> None:
+    doc = _doc(CLAUSE)
+    start = CLAUSE.index("State of New York")
+    end = len(CLAUSE) - 1
+    [read] = whole([doc], [_chunk(doc, start, end)])
+    assert read.text.startswith("19.1 Governing Law.")
+    assert read.text.endswith("have jurisdiction.")
+
+
+def test_a_chunk_that_stands_at_sentence_ends_is_read_as_it_is() -> None:
+    doc = _doc(CLAUSE)
+    start = CLAUSE.index("19.2 Venue")
+    end = CLAUSE.index("jurisdiction.") + len("jurisdiction.")
+    chunk = _chunk(doc, start, end)
+    assert whole([doc], [chunk]) == [chunk]
+
+
+def test_the_reach_bounds_the_widening() -> None:
+    text = "word " * 400 + "end."
+    assert sentence_start(text, 1000, reach=300) == 1000  # no sentence end within reach: left as it is
+    assert sentence_end(text, 1000, reach=300) == 1000
+    assert sentence_end(text, len(text) - 100, reach=300) == len(text)
+
+
+def test_a_passage_not_taken_from_its_document_is_left_alone() -> None:
+    doc = _doc(CLAUSE)
+    cut = Chunk(id=1, text="a selected sentence [...]", source=doc.source, start=5, end=40, page=1)
+    other = Chunk(id=2, text="elsewhere", source="other.pdf", start=0, end=9)
+    assert whole([doc], [cut, other]) == [cut, other]
