@@ -163,3 +163,74 @@ def laid_out_page() -> list[Text | Box]:
     items += numbered_lines(330)
     items += [Text(72, 230 - 14 * k, CLAUSE[k % 5], 10) for k in range(10)]
     return items
+
+
+CONTRACT = ["9. Late Delivery and Liquidated Damages",
+            "9.1 If the Supplier fails to deliver any Products by the delivery date",
+            "stated in the Purchase Order, the Buyer may claim liquidated damages",
+            "of one half percent of the price of the late Products for each full",
+            "week of delay, up to a maximum of five percent of that price.",
+            "9.2 The Supplier shall notify the Buyer in writing without delay as soon",
+            "as it becomes aware that a delivery date will not be met, stating the",
+            "reasons and the expected new date of delivery.",
+            "10. Acceptance and Inspection",
+            "10.1 The Buyer shall inspect the Products within ten working days after",
+            "their arrival at the delivery address and shall give notice of any",
+            "visible defects to the Supplier within that period."]
+
+
+def scan_image(lines: list[str], dpi: int = 200) -> object:
+    """A US-letter page of ``lines`` (11-pt sans serif, 16-pt line pitch from 1 inch down) rendered by Pillow
+    at ``dpi``: what a scanner makes of a printed page."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    scale = dpi / 72
+    image = Image.new("L", (round(612 * scale), round(792 * scale)), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=round(11 * scale))
+    for k, line in enumerate(lines):
+        draw.text((72 * scale, (72 + 16 * k) * scale), line, fill=0, font=font)
+    return image
+
+
+def layered_scan_pdf(path: Path, pages: list[tuple[list[str], list[str]]], dpi: int = 200) -> Path:
+    """A PDF of scanned pages, each ``(lines on the scan, lines of its invisible text layer)``: the page is
+    one full-page image (:func:`scan_image`) with the layer's lines drawn over it in render mode 3 (invisible)
+    where the scan's lines are, as a scanner's OCR leaves them."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument.new()
+    try:
+        for lines, layer in pages:
+            page = pdf.new_page(612, 792)
+            image = pdfium.PdfImage.new(pdf)
+            bitmap = pdfium.PdfBitmap.from_pil(scan_image(lines, dpi))
+            image.set_bitmap(bitmap)
+            image.set_matrix(pdfium.PdfMatrix().scale(612, 792))
+            page.insert_obj(image)
+            for k, line in enumerate(layer):
+                obj = _text_object(pdf, line, 11)
+                raw.FPDFTextObj_SetTextRenderMode(obj, raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+                raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, 72, 792 - 72 - 16 * k - 10)
+                raw.FPDFPage_InsertObject(page.raw, obj)
+            raw.FPDFPage_GenerateContent(page.raw)
+            page.close()
+        pdf.save(str(path))
+    finally:
+        pdf.close()
+    return path
+
+
+def random_words(count: int, seed: int = 52) -> list[str]:
+    """``count`` words drawn at random from a list of unrelated English words, as lines of eight: the junk
+    layer a poor scanner OCR or a tampered file leaves over a scan."""
+    import random
+
+    pool = ("harbour violet cabinet thunder pencil orbit meadow copper lantern saddle velvet quartz "
+            "glacier falcon tunnel biscuit marble canyon pepper whistle basket dolphin ember fossil "
+            "garnet hammock island jigsaw kettle lemon mosaic nectar oyster pylon quiver raven spindle "
+            "tulip umbrella vortex walnut yacht zephyr anchor bramble cobalt").split()
+    rng = random.Random(seed)
+    words = [rng.choice(pool) for _ in range(count)]
+    return [" ".join(words[i:i + 8]) for i in range(0, count, 8)]

@@ -1,4 +1,5 @@
-"""OCR of scanned pages with tesseract through pytesseract; the only module that runs tesseract."""
+"""OCR of scanned pages with tesseract through pytesseract (image-only pages, and scans whose hidden text layer
+is checked against the image); the only module that runs tesseract."""
 
 from __future__ import annotations
 

@@ -15,6 +15,15 @@ as a segment with section ``invisible text`` after its page, so a strange answer
 Pages are opened and closed one at a time, so memory stays flat however long the file is. A page with
 images but no text layer is rendered and read with tesseract when it is installed (up to
 ``Limits.max_ocr_pages`` per file); otherwise the page is reported with how to install it.
+
+A scanned page's hidden text layer (text drawn invisible over the scan, as a scanner's OCR leaves it) is
+not taken on trust (:mod:`assistant.documents.ocrlayer`): the first such page of the file, every page
+whose layer does not read like language, and every later one once a layer was found wrong are rendered
+and read with tesseract too (within the same OCR page limit), and compared word by word. When they
+disagree the page's text is tesseract's reading, the layer goes to the page's ``invisible text``
+section, and the page is reported ("the hidden text layer does not match the scanned image"). A layer
+that does not read like language and could not be checked (no tesseract, over the OCR limit) is kept
+as the page's text and reported.
 """
 
 from __future__ import annotations
@@ -33,8 +42,9 @@ from assistant.documents.base import (
     report_progress,
     report_title,
 )
-from assistant.documents.limits import raise_hint
+from assistant.documents.limits import Limits, raise_hint
 from assistant.documents.ocr import OcrUnavailable, ocr_image
+from assistant.documents.ocrlayer import layer_matches, reads_like_language
 from assistant.documents.pdftext import page_text
 from assistant.errors import InputError, PasswordRequired
 from assistant.records import Segment
@@ -148,12 +158,66 @@ def _with_fields(text: str, fields: list[tuple[str, str]]) -> str:
     return body
 
 
-def _ocr_page(page: Any, dpi: int, languages: str) -> str:
-    bitmap = page.render(scale=dpi / 72, grayscale=True)
-    try:
-        return ocr_image(bitmap.to_pil(), languages)
-    finally:
-        bitmap.close()
+class _PageReader:
+    """Tesseract's reading of a file's pages, at most ``Limits.max_ocr_pages`` of them; once tesseract is
+    found missing it is not asked again. Also decides which hidden text layers to check."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.done = 0
+        self.error: str | None = None
+        self.sampled = False  # the file's first scan with a hidden layer was checked
+        self.distrust = False  # a layer of this file was found wrong: every later one is checked
+
+    def refusal(self) -> str | None:
+        """Why no further page can be OCR'd (tesseract missing, the limit reached), or None."""
+        if self.error:
+            return self.error
+        if self.done >= self.limits.max_ocr_pages:
+            return f"over the OCR limit of {self.limits.max_ocr_pages} pages; {raise_hint('max_ocr_pages')}"
+        return None
+
+    def read(self, page: Any) -> str | None:
+        """The page rendered and OCR'd; None (the reason in :meth:`refusal`) when it cannot be."""
+        if self.refusal():
+            return None
+        bitmap = page.render(scale=self.limits.ocr_dpi / 72, grayscale=True)
+        try:
+            text = ocr_image(bitmap.to_pil(), self.limits.ocr_languages)
+        except OcrUnavailable as exc:
+            self.error = str(exc)
+            return None
+        finally:
+            bitmap.close()
+        self.done += 1
+        return text
+
+    def scanned(self, page: Any, where: str) -> str:
+        """The text of a page with images and no text layer: its OCR, or "" and the page reported."""
+        text = self.read(page)
+        if text is None:
+            report(f"scanned page not read: {self.refusal()}", where)
+        return text or ""
+
+    def checked(self, page: Any, where: str, text: str, invisible: str, layer: str) -> tuple[str, str]:
+        """``(text, invisible)`` of a scanned page whose ``text`` holds the hidden ``layer``: unchanged
+        when the layer is trusted or matches the OCR of the page; the OCR and the layer moved to
+        ``invisible`` when they disagree (reported)."""
+        odd = not reads_like_language(layer)
+        if not (odd or self.distrust or not self.sampled):
+            return text, invisible
+        self.sampled = True
+        seen = self.read(page)
+        if seen is None:
+            if odd:  # a plausible layer left unchecked is no news; a strange one is
+                report("the hidden text layer does not read like text and could not be checked against the "
+                       f"scanned image: {self.refusal()}", where)
+            return text, invisible
+        if layer_matches(layer, text, seen):
+            return text, invisible
+        self.distrust = True
+        report("the hidden text layer does not match the scanned image; the page was read by OCR instead", where)
+        return seen, "\n".join(part for part in (invisible, layer) if part.strip())
 
 
 def open_pdf(path: Path, password: str | None = None) -> Any:
@@ -191,8 +255,7 @@ class PdfExtractor(Extractor):
         except pdfium.PdfiumError:
             pass
         limits = current_limits()
-        ocr_done = 0
-        ocr_error: str | None = None
+        reader = _PageReader(limits)
         try:
             if pdf.get_formtype() != pdfium.raw.FORMTYPE_NONE:
                 try:
@@ -210,9 +273,10 @@ class PdfExtractor(Extractor):
                 try:
                     textpage = page.get_textpage()
                     try:
-                        text, invisible, numbers = page_text(page, textpage)
-                        if numbers:  # never silent: the margin's line numbers are named, not read
-                            values = sorted(int(n) for n in numbers)
+                        read = page_text(page, textpage)
+                        text, invisible = read.text, read.invisible
+                        if read.margin_numbers:  # never silent: the margin's line numbers are named, not read
+                            values = sorted(int(n) for n in read.margin_numbers)
                             report(f"margin line numbers {values[0]}-{values[-1]} left out of the text",
                                    f"page {index + 1}")
                         fields: list[tuple[str, str]] = []
@@ -221,20 +285,9 @@ class PdfExtractor(Extractor):
                     finally:
                         textpage.close()
                     if not text.strip() and _has_images(page):
-                        where = f"page {index + 1}"
-                        if ocr_error:
-                            report(f"scanned page not read: {ocr_error}", where)
-                        elif ocr_done >= limits.max_ocr_pages:
-                            report(f"scanned page not read: over the OCR limit of {limits.max_ocr_pages} pages; "
-                                   f"{raise_hint('max_ocr_pages')}",
-                                   where)
-                        else:
-                            try:
-                                text = _ocr_page(page, limits.ocr_dpi, limits.ocr_languages)
-                                ocr_done += 1
-                            except OcrUnavailable as exc:
-                                ocr_error = str(exc)
-                                report(f"scanned page not read: {ocr_error}", where)
+                        text = reader.scanned(page, f"page {index + 1}")
+                    elif read.layer.strip():
+                        text, invisible = reader.checked(page, f"page {index + 1}", text, invisible, read.layer)
                     if fields:
                         text = _with_fields(text, fields)
                 finally:

@@ -8,6 +8,10 @@ Text a person cannot see is kept apart: render mode invisible or clip-only (ISO 
 it lies over an image (an OCR layer), white or fully transparent fill (unless over an image or a
 non-white filled shape), glyphs under 2 pt, and text whose middle lies outside the crop box.
 
+On a scanned page (images over half of it) the text drawn invisible over the image is the scanner's OCR
+layer: it reads as the page's text, and is also handed back on its own (:attr:`PageText.layer`) so the
+reader can check it against the image (:mod:`assistant.documents.ocrlayer`).
+
 A page whose text objects are all visible and whose text rectangles already run line by line, top to
 bottom and left to right without wide gaps keeps PDFium's text unchanged (the fast path); only other
 pages pay for per-character positions.
@@ -26,6 +30,7 @@ from assistant.documents.pdflayout import CELL_GAP, Fragment, layout
 
 TINY = 2.0  # points: a glyph box lower than this is not readable (1-pt text)
 WHITE = 245  # 0-255: fill at least this light on every channel counts as white
+SCAN_COVER = 0.5  # a page whose images cover at least this share of its crop box is a scan
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -35,15 +40,34 @@ class _Objects:
 
     hidden: set[int] = field(default_factory=set)  # invisible render mode or white fill
     backgrounds: list[tuple[float, float, float, float]] = field(default_factory=list)
+    unpainted: list[Any] = field(default_factory=list)  # text objects in the invisible or clip-only mode
+    images: list[tuple[float, float, float, float]] = field(default_factory=list)  # images among backgrounds
+
+
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """One page's text: what a person sees in reading order, lines joined by ``\\n``.
+
+    Attributes:
+        text: the visible text (an OCR layer over a scan included).
+        invisible: the text a person cannot see.
+        margin_numbers: margin line numbers left out of ``text``.
+        layer: the part of ``text`` drawn invisible over a scan (a scanner's OCR layer), one line per
+            baseline in drawing order; empty when the page is not a scan with such a layer.
+    """
+
+    text: str
+    invisible: str = ""
+    margin_numbers: tuple[str, ...] = ()
+    layer: str = ""
 
 
 SOFT_HYPHEN = "\u00ad"
 _BROKEN_WORD = re.compile(SOFT_HYPHEN + r"[ \t]*\n[ \t]*(?=\w)")
 
 
-def page_text(page: Any, textpage: Any) -> tuple[str, str, list[str]]:
-    """``(visible text, invisible text, margin line numbers left out)`` of one page in reading order;
-    lines joined by ``\\n``.
+def page_text(page: Any, textpage: Any) -> PageText:
+    """The visible text, the invisible text, the margin line numbers and the OCR layer of one page.
 
     Args:
         page: a ``pypdfium2.PdfPage``; textpage: its ``PdfTextPage``.
@@ -51,12 +75,13 @@ def page_text(page: Any, textpage: Any) -> tuple[str, str, list[str]]:
     crop = page.get_bbox()
     objects = _scan_objects(page)
     if not objects.hidden and _runs_in_order(textpage, crop):
-        return _pdfium_text(textpage), "", []
+        return PageText(_pdfium_text(textpage))
     fragments = _fragments(textpage, objects, crop)
     visible = [f for f in fragments if not f.hidden]
     hidden = [f for f in fragments if f.hidden]
     text = _join(layout(visible))
-    return text, _join(layout(hidden)), [f.text for f in visible if f.margin]
+    return PageText(text, _join(layout(hidden)), tuple(f.text for f in visible if f.margin),
+                    _scan_layer(textpage, objects, crop))
 
 
 def _pdfium_text(textpage: Any) -> str:
@@ -88,13 +113,16 @@ def _scan_objects(page: Any) -> _Objects:
             obj = c.FPDFPage_GetObject(page.raw, i) if form is None else c.FPDFFormObj_GetObject(form, i)
             kind = kind_of(obj)
             if kind == text:
-                if _invisible(obj, mode_of(obj), paint):
+                mode = mode_of(obj)
+                if _invisible(obj, mode, paint):
                     suspects.append(ctypes.cast(obj, ctypes.c_void_p).value or 0)
+                    if mode in (c.FPDF_TEXTRENDERMODE_INVISIBLE, c.FPDF_TEXTRENDERMODE_CLIP):
+                        found.unpainted.append(obj)
             elif kind == form_kind:
                 forms.append(obj)
     if suspects:
         found.hidden = set(suspects)
-        found.backgrounds = _backgrounds(page, paint)
+        found.backgrounds = _backgrounds(page, paint, found.images)
     return found
 
 
@@ -132,10 +160,11 @@ def _invisible(obj: Any, mode: int, paint: _Paint) -> bool:
         (not stroke or paint.blank(c.FPDFPageObj_GetStrokeColor, obj))
 
 
-def _backgrounds(page: Any, paint: _Paint) -> list[tuple[float, float, float, float]]:
+def _backgrounds(page: Any, paint: _Paint, images: list[tuple[float, float, float, float]]
+                 ) -> list[tuple[float, float, float, float]]:
     """Boxes ``(left, bottom, right, top)`` of top-level images, shadings, non-white filled paths and
     forms holding an image: text over them may be visible even when white or drawn invisible (an OCR
-    layer lies over its scan)."""
+    layer lies over its scan). The boxes of images and forms holding one are also added to ``images``."""
     import pypdfium2.raw as c
 
     boxes = []
@@ -153,10 +182,65 @@ def _backgrounds(page: Any, paint: _Paint) -> list[tuple[float, float, float, fl
                 continue
         elif kind not in (c.FPDF_PAGEOBJ_IMAGE, c.FPDF_PAGEOBJ_SHADING):
             continue
-        box = [ctypes.c_float(0) for _ in range(4)]
-        if c.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in box)):
-            boxes.append((box[0].value, box[1].value, box[2].value, box[3].value))
+        box = _bounds(obj)
+        if box is not None:
+            boxes.append(box)
+            if kind in (c.FPDF_PAGEOBJ_IMAGE, c.FPDF_PAGEOBJ_FORM):
+                images.append(box)
     return boxes
+
+
+def _bounds(obj: Any) -> tuple[float, float, float, float] | None:
+    """A page object's box ``(left, bottom, right, top)``, or None when PDFium has none."""
+    import pypdfium2.raw as c
+
+    box = [ctypes.c_float(0) for _ in range(4)]
+    if not c.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in box)):
+        return None
+    return box[0].value, box[1].value, box[2].value, box[3].value
+
+
+def _scan_layer(textpage: Any, objects: _Objects, crop: tuple[float, float, float, float]) -> str:
+    """The text of the objects drawn invisible over the page's images when those cover at least
+    :data:`SCAN_COVER` of the page (an OCR layer over its scan), one line per baseline; else ``""``."""
+    if not objects.unpainted or not objects.images:
+        return ""
+    cl, cb, cr, ct = crop
+    area = max((cr - cl) * (ct - cb), 1.0)
+    covered = sum(max(0.0, min(r, cr) - max(left, cl)) * max(0.0, min(t, ct) - max(b, cb))
+                  for left, b, r, t in objects.images)
+    if covered < SCAN_COVER * area:
+        return ""
+    lines: list[list[str]] = []
+    last: tuple[float, float, float, float] | None = None
+    for obj in objects.unpainted:
+        box = _bounds(obj)
+        if box is None:
+            continue
+        mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if not any(left <= mx <= r and b <= my <= t for left, b, r, t in objects.images):
+            continue
+        words = _object_text(obj, textpage)
+        if not words:
+            continue
+        if last is not None and lines and last[1] <= my <= last[3]:  # on the line of the object before
+            lines[-1].append(words)
+        else:
+            lines.append([words])
+        last = box
+    return "\n".join(" ".join(line) for line in lines)
+
+
+def _object_text(obj: Any, textpage: Any) -> str:
+    """The text a text object draws, on one line."""
+    import pypdfium2.raw as c
+
+    size = c.FPDFTextObj_GetText(obj, textpage.raw, None, 0)
+    if size <= 2:
+        return ""
+    buf = ctypes.create_string_buffer(size)
+    c.FPDFTextObj_GetText(obj, textpage.raw, ctypes.cast(buf, ctypes.POINTER(c.FPDF_WCHAR)), size)
+    return " ".join(buf.raw[:size - 2].decode("utf-16-le", errors="replace").split())
 
 
 # --- fast path ------------------------------------------------------------------------------------
