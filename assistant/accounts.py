@@ -31,6 +31,20 @@ AUTH_MODES: tuple[Auth, ...] = ("password", "oauth2")
 SASL_MECHANISMS = ("XOAUTH2", "OAUTHBEARER")
 ACCOUNTS_FILE = "accounts.toml"
 _NAME = re.compile(r"^[A-Za-z0-9._@+-]{1,64}$")
+_NOT_IN_NAME = re.compile(r"[^A-Za-z0-9._@+-]+")
+
+
+def name_problem(name: str) -> str:
+    """Why ``name`` cannot name an account, in words with a name that would do ('' when it can): it goes into
+    message IDs (``NAME:FOLDER:UID``) and the keyring, so it is one short word."""
+    if _NAME.match(name):
+        return ""
+    if not name.strip():
+        return "give the account a short name, e.g. \"work\""
+    fixed = _NOT_IN_NAME.sub("-", name.strip()).strip("-").lower()[:64] or "mail"
+    if len(name) > 64 and not _NOT_IN_NAME.search(name):
+        return f"an account name has at most 64 characters; \"{fixed}\" would do"
+    return f"an account name is one word of letters, digits and . _ @ + - (no spaces); \"{fixed}\" would do"
 
 
 @dataclass(frozen=True)
@@ -48,7 +62,8 @@ class Account:
             else a folder named "Drafts".
         ca_file: PEM file of a CA (or self-signed certificate) trusted for this account only, in
             addition to nothing else; None uses the system's trusted CAs.
-        display_name: the account holder's name, signing drafted replies ('' = from the address).
+        display_name: the account holder's name: the From line of drafted replies ("Alice Example
+            <alice@example.org>") and their signature ('' = the bare address, signed from its local part).
         auth: ``password`` or ``oauth2`` (sign-in in the browser; see :mod:`assistant.mail.oauth`).
         oauth_provider: for ``oauth2``: a key of ``assistant.mail.oauth.PROVIDERS`` (``google``,
             ``microsoft``).
@@ -80,8 +95,8 @@ class Account:
         return " ".join(w.capitalize() for w in re.split(r"[._-]+", local) if w) or self.username
 
     def __post_init__(self) -> None:
-        if not _NAME.match(self.name):
-            raise ConfigError(f"account name {self.name!r} is not allowed; use letters, digits and . _ @ + -")
+        if problem := name_problem(self.name):
+            raise ConfigError(f"account name {self.name!r} is not allowed: {problem}")
         if not self.host:
             raise ConfigError(f"account {self.name}: Server is required (the IMAP host, e.g. imap.example.org)")
         if not self.username:

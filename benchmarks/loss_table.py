@@ -282,39 +282,41 @@ def run(args: argparse.Namespace) -> None:
     store = ModelStore(Settings(pipeline=opts))
     models = pipeline.Models(CachedGenerator(store.generator(), args.cache), store.embedder(), store.encoder())
     tokenizer = store.tokenizer()
-    for family in args.families:
-        task = TASKS[family](args.data)
-        n = args.n_cuad if family == "cuad" else args.n_of.get(family, args.n)
-        sample = scored_questions(task, n, args.seed, "dev")
+    tasks = {family: TASKS[family](args.data) for family in args.families}
+    samples = {family: scored_questions(task, args.n_cuad if family == "cuad" else args.n_of.get(family, args.n),
+                                        args.seed, "dev") for family, task in tasks.items()}
+    # families advance side by side, each in proportion to its sample, so a run cut short covers them all
+    order = sorted(((i / len(sample), family, i) for family, sample in samples.items() for i in range(len(sample))))
+    shared: dict[str, Context] = {}
+    for _, family, i in order:
+        task, q = tasks[family], samples[family][i]
         judge = judge_for(task, family)
-        shared: Context | None = None
-        contexts: dict[str, Context] = {}
-        for i, q in enumerate(sample):
-            if task.read is not None:
-                doc, q = task.read(q)
-                if q.source not in contexts:
-                    contexts[q.source] = build_context([doc], tokenizer)
-                ctx = contexts[q.source]
-            else:
-                shared = shared or build_context([task.haystack.document], tokenizer)
-                ctx = shared
-            answerable = bool(q.answers)
-            for wording, text in wordings_of(family, q, table, args.wordings, args.de_first, i).items():
-                if (family, q.id, wording) in done:
-                    continue
-                t0 = time.perf_counter()
-                plain = plain_rag(ctx, text, models, opts)
-                plain["right"] = judge(q, plain["text"], plain["found"])
-                prod, reads = product(ctx, text, models, opts, lambda t, f, q=q, judge=judge: judge(q, t, f),
-                                      q.gold_spans)
-                row = {"family": family, "id": q.id, "kind": q.kind, "wording": wording, "question": text,
-                       "answerable": answerable, "gold": list(q.answers)[:3], "plain": plain, "product": prod,
-                       "reads": reads, "row": loss_row(answerable, prod, reads)}
-                with out_jsonl.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps(row) + "\n")
-                print(f"{family} {q.id[:40]:40} {wording:9} plain={'R' if plain['right'] else '-'} "
-                      f"product={'R' if prod['right'] else '-'} {row['row'][:60]} ({time.perf_counter() - t0:.0f} s)",
-                      file=sys.stderr, flush=True)
+        if task.read is not None:
+            doc, q = task.read(q)
+            if q.source not in shared:
+                shared[q.source] = build_context([doc], tokenizer)
+            ctx = shared[q.source]
+        else:
+            if family not in shared:
+                shared[family] = build_context([task.haystack.document], tokenizer)
+            ctx = shared[family]
+        answerable = bool(q.answers)
+        for wording, text in wordings_of(family, q, table, args.wordings, args.de_first, i).items():
+            if (family, q.id, wording) in done:
+                continue
+            t0 = time.perf_counter()
+            plain = plain_rag(ctx, text, models, opts)
+            plain["right"] = judge(q, plain["text"], plain["found"])
+            prod, reads = product(ctx, text, models, opts, lambda t, f, q=q, judge=judge: judge(q, t, f),
+                                  q.gold_spans)
+            row = {"family": family, "id": q.id, "kind": q.kind, "wording": wording, "question": text,
+                   "answerable": answerable, "gold": list(q.answers)[:3], "plain": plain, "product": prod,
+                   "reads": reads, "row": loss_row(answerable, prod, reads)}
+            with out_jsonl.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row) + "\n")
+            print(f"{family} {q.id[:40]:40} {wording:9} plain={'R' if plain['right'] else '-'} "
+                  f"product={'R' if prod['right'] else '-'} {row['row'][:60]} ({time.perf_counter() - t0:.0f} s)",
+                  file=sys.stderr, flush=True)
     render(args.out, args)
 
 

@@ -4,7 +4,13 @@
 # desktop app for the current user, the freedesktop way (menu entry, icon, file types).
 #
 # Usage:
-#   bash packaging/install.sh [--test]          install (--test: with the test extras) and register
+#   bash packaging/install.sh [--test] [--with EXTRA[,EXTRA]]
+#                                                install (--test: with the test extras) and register;
+#                                                --with adds an optional reader kept out of the default
+#                                                install for its licence: msg (Outlook .msg files,
+#                                                extract-msg, GPL-3.0), tnef (winmail.dat, tnefparse,
+#                                                LGPL-3.0). Run again on an installed machine, it adds the
+#                                                extra and skips what is there.
 #   bash packaging/install.sh --register-only   only register the app, using the existing ./.venv
 #   bash packaging/install.sh --uninstall [--purge]
 #                                                remove exactly what the install added (its manifest);
@@ -23,18 +29,33 @@ MANIFEST=$STATE_DIR/install-manifest.txt  # one "KIND PATH" a line: file, dir, v
 BIN_DIR=$HOME/.local/bin
 LAUNCHER_MARK="# $APP_ID launcher"
 
-mode=install extras=gui purge=0
-for arg in "$@"; do
-  case $arg in
-    --test) extras=gui,test,msg,tnef ;;  # copyleft readers: tested, not in the default install
+mode=install extras=gui purge=0 with=""
+OPTIONAL_EXTRAS="msg tnef"  # the copyleft readers (pyproject.toml): tested, not in the default install
+while [ $# -gt 0 ]; do
+  case $1 in
+    --test) extras=gui,test,msg,tnef ;;
+    --with) [ $# -ge 2 ] || { echo "--with needs an extra: ${OPTIONAL_EXTRAS// /, }" >&2; exit 2; }
+            with=$with,$2; shift ;;
+    --with=*) with=$with,${1#--with=} ;;
     --register-only) mode=register ;;
     --uninstall) mode=uninstall ;;
     --purge) purge=1 ;;
     --check-qt) mode=check-qt ;;
-    *) echo "unknown option $arg (see the usage at the top of $0)" >&2; exit 2 ;;
+    *) echo "unknown option $1 (see the usage at the top of $0)" >&2; exit 2 ;;
   esac
+  shift
 done
 [ "$purge" = 1 ] && [ "$mode" != uninstall ] && { echo "--purge goes with --uninstall" >&2; exit 2; }
+[ -n "$with" ] && [ "$mode" != install ] && {
+  echo "--with goes with an install (not with --register-only, --uninstall or --check-qt)" >&2; exit 2; }
+IFS=, read -ra wanted <<<"${with#,}"
+for extra in ${wanted[@]+"${wanted[@]}"}; do
+  case " $OPTIONAL_EXTRAS " in
+    *" $extra "*) case ,$extras, in *,$extra,*) ;; *) extras=$extras,$extra ;; esac ;;
+    *) echo "unknown extra $extra for --with: msg (Outlook .msg files, extract-msg, GPL-3.0) or tnef" \
+            "(winmail.dat, tnefparse, LGPL-3.0)" >&2; exit 2 ;;
+  esac
+done
 
 # --- the manifest: everything the install created, so that the uninstall removes exactly that -------------
 record() { grep -qxF "$1" "$MANIFEST" 2>/dev/null || printf '%s\n' "$1" >>"$MANIFEST"; }
@@ -91,8 +112,17 @@ check_qt() {  # prints the missing libraries of Qt's xcb plugin and the one comm
 }
 
 check_tesseract() {
+  test_install && return 0  # test_programs said it, with the rest
   command -v tesseract >/dev/null || echo "note: scanned PDF pages and images are read with tesseract (OCR):" \
     "sudo apt install tesseract-ocr"
+}
+
+test_install() { case ,$extras, in *,test,*) return 0 ;; *) return 1 ;; esac; }
+
+test_programs() {  # --test: the system programs the tests use, as CI has them (Dovecot, tesseract, ...)
+  test_install || return 0
+  printf '\nSystem programs the tests use (--test)\n'
+  bash "$ROOT/packaging/system-packages.sh"
 }
 
 # --- desktop registration ----------------------------------------------------------------------------------
@@ -294,6 +324,7 @@ echo "$model"
 step "desktop registration (menu entry, icon, file types)" "seconds"
 register
 check_qt
+test_programs
 check_tesseract
 
 elapsed=$((SECONDS - started))

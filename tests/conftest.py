@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -159,6 +160,49 @@ def server_client(dovecot: object) -> Iterator[object]:
     client.login(dovecot.user, dovecot.password)  # type: ignore[attr-defined]
     yield client
     client.logout()
+
+
+_MISSING = re.compile(r"(?:^|: )(?P<what>[^:]+?) (?:is|are) not installed(?: \((?:sudo )?apt-get install "
+                      r"(?P<packages>[^)]+)\))?")
+
+
+def missing_program_skips(reasons: list[str]) -> list[str]:
+    """The summary lines for skip ``reasons`` that name a program not installed ("dovecot or openssl is not
+    installed (apt-get install dovecot-imapd openssl)"): one line a program with its count of tests, then the
+    one command that installs them all; [] when no skip is for a missing program."""
+    counts: dict[str, int] = {}
+    packages: list[str] = []
+    for reason in reasons:
+        m = _MISSING.search(reason)
+        if m is None:
+            continue
+        counts[m["what"]] = counts.get(m["what"], 0) + 1
+        packages += [p for p in (m["packages"] or "").split() if p not in packages]
+    if not counts:
+        return []
+    n = sum(counts.values())
+    lines = [f"{n} test{'s' if n != 1 else ''} skipped: {'they need' if n != 1 else 'it needs'} a program not "
+             "installed on this computer:"]
+    lines += [f"  {n:4d}  {what}" for what, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+    if packages:
+        lines.append(f"Install them with `sudo apt-get install {' '.join(packages)}`, or run "
+                     "`bash packaging/install.sh --test` as root or where sudo asks no password.")
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """After the run: which tests skipped for want of a system program, and how to install it (pytest's own
+    list names each skip's place, not what to do)."""
+    reasons = []
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = getattr(report, "longrepr", None)
+        if isinstance(longrepr, tuple) and len(longrepr) == 3:
+            reasons.append(str(longrepr[2]).removeprefix("Skipped: "))
+    lines = missing_program_skips(reasons)
+    if lines:
+        terminalreporter.section("programs not installed")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 def visible(events: list[object]) -> str:

@@ -95,3 +95,15 @@ def test_the_party_a_question_names_is_not_its_answer() -> None:
         [], "the answer is the party the question names")
     assert check(question, qtype, "Calder Precision Components Ltd.", [clause])[1] == ""  # no party: no rule
     assert check(question, qtype, "Imogen Tallis", [clause], equivalents=calder) == ([1], "")
+
+
+def test_a_concept_defined_past_the_preamble_is_no_party_and_is_not_searched_for() -> None:
+    """The reported kind: "What is the governing law of the agreement between NLS and Eurofarma?" was searched as
+    "... Eurofarma? (the Term)": a definition deep in the contract ('NLS shall ... (the "Term")') was taken for a
+    party's, and the search went to the definitions instead of the governing-law clause."""
+    text = (PARTIES + "\n" + "Recitals and definitions follow. " * 300 +
+            '\nNLS shall supply the product for five years from the Effective Date (the "Term").\n')
+    terms = defined_terms([_doc(text)])
+    assert "Term" not in {t.term for t in terms}
+    question = "What is the governing law of the agreement between NLS and Eurofarma?"
+    assert search_query(question, terms) == question

@@ -256,7 +256,7 @@ def test_account_dialog_finds_settings_and_lets_them_be_changed(qtbot: Any, site
     dialog.find_button.click()
     qtbot.waitUntil(lambda: dialog.find_button.isEnabled() and dialog.error.text().startswith("\u2714"),
                     timeout=20000)
-    assert (dialog.host.text(), dialog.port.value(), dialog.security.currentText(), dialog.user.text()) == (
+    assert (dialog.host.text(), dialog.port.value(), dialog.security.currentData(), dialog.user.text()) == (
         "imap.example.org", 1993, "ssl", "jo.doe")
     assert "autoconfig document" in dialog.error.text() and dialog.password.isVisibleTo(dialog)
     dialog.host.setText("")

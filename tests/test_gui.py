@@ -457,7 +457,7 @@ def test_not_found_lists_passages_read_and_names_each_attempt(qtbot: QtBot, wind
     window.open_files([doc])
     qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
     labels: list[str] = []
-    window.runner.progressed.connect(lambda task, e: labels.append(window.progress.stage.text()))
+    window.runner.progressed.connect(lambda task, e: labels.append(window.progress.stage.line))
     ask(qtbot, window, "What is the rent of the warehouse?")
     panel = window.ask_panel
     assert panel.answer is not None and not panel.answer.found

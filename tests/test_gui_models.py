@@ -155,6 +155,14 @@ def test_the_list_shows_each_model_with_size_memory_speed_licence_and_state(qtbo
     shown += [*COLUMNS, *(b.text() for b in (dialog.download_button, dialog.cancel_button, dialog.use_button,
                                              dialog.remove_button))]
     assert not any("GGUF" in text for text in shown)  # the jargon is explained in the tooltip instead
+    column_tips = [dialog.table.horizontalHeaderItem(c).toolTip() for c in range(len(COLUMNS))]
+    column_tips += [item(dialog, 0, c).toolTip() for c in (2, 3)]  # the size and memory cells' tips
+    assert not any(jargon in text for text in shown + column_tips for jargon in ("tok/s", "token", "chunks/s"))
+    speed = cells(dialog, "bundled")["Speed on this computer"]
+    assert speed == "reads about 70 words a second, writes about 20 (measured here)", speed
+    speed_tip = item(dialog, dialog.row_of("bundled"), 4).toolTip()
+    assert "prefill 90 tok/s" in speed_tip  # the measurement itself, for the curious
+    assert "about 3,000 words" in item(dialog, dialog.row_of("bundled"), 3).toolTip()
     role_tip = item(dialog, dialog.row_of("fast"), 1).toolTip()
     assert "GGUF" in role_tip and "LLM" in role_tip
     dialog.select("bundled")  # in use: nothing to do

@@ -105,7 +105,7 @@ def test_stages_say_which_passages_are_read_and_a_follow_up_step_shows_only_for_
     window = new_window(qtbot, store)
     open_facts(qtbot, window, tmp_path)
     labels: list[str] = []
-    window.runner.progressed.connect(lambda task, e: labels.append(window.progress.stage.text()))
+    window.runner.progressed.connect(lambda task, e: labels.append(window.progress.stage.line))
     ask(qtbot, window, "When is payment due?")
     assert any(re.fullmatch(r"Reading passages 1\u20133 of contract\.md", label) for label in labels), labels
     assert "Writing the answer" in labels

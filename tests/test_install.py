@@ -208,3 +208,172 @@ def test_packaging_files_validate(tool: str) -> None:
         args = [tool, "validate", "--no-net", str(ROOT / "packaging" / f"{APP_ID}.metainfo.xml")]
     done = subprocess.run(args, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- the system programs the tests use (packaging/system-packages.sh, run by install.sh --test) ----------------
+PACKAGES = "dovecot-imapd openssl tesseract-ocr desktop-file-utils appstream"
+PROGRAMS = {"dovecot-imapd": "dovecot", "openssl": "openssl", "tesseract-ocr": "tesseract",
+            "desktop-file-utils": "desktop-file-validate", "appstream": "appstreamcli"}
+
+
+def _fake_system(tmp_path: Path, *, uid: int, sudo_without_password: bool, apt: bool = True,
+                 present: tuple[str, ...] = ()) -> tuple[Path, Path]:
+    """A PATH holding only fakes: ``id``, ``sudo`` and ``apt-get`` (which "installs" a package by putting its
+    program there), and the programs ``present``; the calls are written to the returned log."""
+    bin_dir, log = tmp_path / "bin", tmp_path / "calls.log"
+    bin_dir.mkdir()
+    log.write_text("")
+
+    def script(name: str, body: str) -> None:
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+
+    script("id", f'[ "$1" = -u ] && echo {uid}')
+    script("sudo", f'echo "sudo $*" >>{log}\n[ "$1" = -n ] && shift\n[ "$1" = true ] && exit '
+                   f'{0 if sudo_without_password else 1}\n'
+                   'while case "$1" in *=*) export "$1" ;; *) false ;; esac; do shift; done\nexec "$@"')
+    if apt:
+        installs = "".join(f'    {pkg}) printf "#!/bin/sh\\n" >{bin_dir}/{prog}; chmod 755 {bin_dir}/{prog} ;;\n'
+                           for pkg, prog in PROGRAMS.items())
+        script("apt-get", f'echo "apt-get $* uid=$(id -u) frontend=$DEBIAN_FRONTEND" >>{log}\n'
+                          f'[ "$1" = install ] || exit 0\nfor p in "$@"; do\n  case $p in\n{installs}  esac\ndone')
+    for prog in present:
+        script(prog, "exit 0")
+    return bin_dir, log
+
+
+def _system_packages(bin_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([shutil.which("bash") or "/bin/bash", str(ROOT / "packaging" / "system-packages.sh")],
+                          env={"PATH": str(bin_dir), "HOME": str(bin_dir.parent), **env}, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_the_test_programs_are_installed_with_apt_get_as_root(tmp_path: Path) -> None:
+    bin_dir, log = _fake_system(tmp_path, uid=0, sudo_without_password=False)
+    done = _system_packages(bin_dir, REQUIRE_TEST_PACKAGES="1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"with apt-get as root: {PACKAGES}" in done.stdout and f"Installed: {PACKAGES}." in done.stdout
+    assert log.read_text().splitlines() == ["apt-get update -qq uid=0 frontend=",
+                                            f"apt-get install -y -qq {PACKAGES} uid=0 frontend=noninteractive"]
+    again = _system_packages(bin_dir)  # all there now: nothing to do
+    assert "are all installed" in again.stdout and len(log.read_text().splitlines()) == 2
+
+
+def test_the_test_programs_are_installed_through_sudo_when_it_asks_no_password(tmp_path: Path) -> None:
+    bin_dir, log = _fake_system(tmp_path, uid=1000, sudo_without_password=True, present=("openssl", "appstreamcli"))
+    done = _system_packages(bin_dir)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "with sudo (it needs no password here): dovecot-imapd tesseract-ocr desktop-file-utils" in done.stdout
+    calls = log.read_text().splitlines()
+    assert "sudo -n apt-get update -qq" in calls
+    assert "sudo -n DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dovecot-imapd tesseract-ocr " \
+           "desktop-file-utils" in calls
+    assert "apt-get install -y -qq dovecot-imapd tesseract-ocr desktop-file-utils uid=1000 " \
+           "frontend=noninteractive" in calls
+
+
+def test_without_root_or_sudo_it_says_what_is_missing_the_command_and_what_skips(tmp_path: Path) -> None:
+    bin_dir, log = _fake_system(tmp_path, uid=1000, sudo_without_password=False, present=("tesseract",))
+    done = _system_packages(bin_dir)
+    assert done.returncode == 0, done.stdout + done.stderr  # the install goes on
+    out = done.stdout
+    assert "sudo here asks for a password" in out
+    assert "Missing: dovecot-imapd openssl desktop-file-utils appstream." in out
+    assert "  Install them with: sudo apt-get install dovecot-imapd openssl desktop-file-utils appstream\n" in out
+    assert "- without dovecot: the mail tests" in out and "- without appstreamcli: the check of the AppStream" in out
+    assert "tesseract" not in out.split("Missing:")[1]
+    assert "apt-get" not in log.read_text()  # nothing was tried: sudo -n only asked whether it may
+    required = _system_packages(bin_dir, REQUIRE_TEST_PACKAGES="1")  # CI: a missing program is an error
+    assert required.returncode == 1 and "still missing: dovecot-imapd" in required.stderr
+
+
+def test_without_apt_get_it_names_the_packages_for_another_package_manager(tmp_path: Path) -> None:
+    bin_dir, _ = _fake_system(tmp_path, uid=0, sudo_without_password=False, apt=False)
+    done = _system_packages(bin_dir)
+    assert done.returncode == 0 and "No apt-get on this system" in done.stdout
+    assert "your system's package manager" in done.stdout and "- without tesseract:" in done.stdout
+
+
+def test_install_test_runs_the_system_programs_step() -> None:
+    script = SCRIPT.read_text()
+    assert 'bash "$ROOT/packaging/system-packages.sh"' in script
+    assert "\ntest_programs\n" in script.split("# --- the install ---")[1]
+
+
+def test_pytest_sums_up_the_tests_skipped_for_a_missing_program() -> None:
+    from conftest import missing_program_skips
+
+    reasons = ["dovecot or openssl is not installed (apt-get install dovecot-imapd openssl)"] * 3 + [
+        "tesseract is not installed (apt-get install tesseract-ocr)", "evaluation data not present at /x",
+        "appstreamcli is not installed (apt-get install desktop-file-utils appstream)"]
+    lines = missing_program_skips(reasons)
+    assert lines[0] == "5 tests skipped: they need a program not installed on this computer:"
+    assert lines[1].split() == ["3", "dovecot", "or", "openssl"] and "tesseract" in lines[2]
+    assert "sudo apt-get install dovecot-imapd openssl tesseract-ocr desktop-file-utils appstream" in lines[-1]
+    assert "install.sh --test" in lines[-1]
+    assert missing_program_skips(["evaluation data not present at /x"]) == []
+
+
+# -- the optional copyleft readers (--with msg / tnef) -----------------------------------------------------------
+
+_FAKE_PYTHON = r"""#!/usr/bin/env bash
+# Stands in for .venv/bin/python: pip calls are logged, versions come from the constraints, nothing installs.
+here=$(cd "$(dirname "$0")/../.." && pwd)
+case " $* " in
+  *" -m pip "*) printf '%s\n' "$*" >>"$PIP_LOG" ;;
+  *importlib.metadata*) sed -n "s/^${@: -1}==//p" "$here/packaging/constraints.txt" ;;
+  *"import torch"*) echo CPU ;;
+  *bundled_llm_path*) echo "$FAKE_MODEL" ;;
+  *) exit 1 ;;
+esac
+"""
+
+
+def _fake_checkout(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the packaging files with a stand-in .venv, so that the whole install runs in seconds."""
+    root = tmp_path / "checkout"
+    shutil.copytree(ROOT / "packaging", root / "packaging")
+    icons = root / "resources" / "icons"
+    icons.mkdir(parents=True)
+    shutil.copy(ROOT / "resources" / "icons" / f"{APP_ID}.svg", icons)
+    bin_dir = root / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").write_text(_FAKE_PYTHON)
+    (bin_dir / "assistant").write_text("#!/bin/sh\nexit 0\n")
+    for tool in ("python", "assistant"):
+        (bin_dir / tool).chmod(0o755)
+    (bin_dir / "activate").write_text(f'export PATH="{bin_dir}:$PATH"\n')
+    model = tmp_path / "model.gguf"
+    model.write_bytes(b"GGUF")
+    return root, model
+
+
+@pytest.mark.parametrize("args, extras", [(["--with", "msg"], "gui,msg"), (["--with=msg,tnef"], "gui,msg,tnef"),
+                                          (["--with", "tnef", "--with", "msg", "--with", "tnef"], "gui,tnef,msg")])
+def test_with_installs_the_optional_readers_into_the_venv(tmp_path: Path, args: list[str], extras: str) -> None:
+    root, model = _fake_checkout(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    log = tmp_path / "pip.log"
+    done = subprocess.run(["bash", str(root / "packaging" / "install.sh"), *args], capture_output=True, text=True,
+                          env=_env(home, PIP_LOG=str(log), FAKE_MODEL=str(model)), timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"(extras: {extras})" in done.stdout
+    installs = [line for line in log.read_text().splitlines() if " -e " in line]
+    assert installs == [f"-m pip --disable-pip-version-check -q install -c {root}/packaging/constraints.txt "
+                        f"-e .[{extras}]"]
+
+
+@pytest.mark.parametrize("args, said", [(["--with"], "--with needs an extra: msg, tnef"),
+                                        (["--with", "zip"], "unknown extra zip for --with"),
+                                        (["--with", "msg", "--register-only"], "--with goes with an install")])
+def test_with_refuses_what_it_cannot_install(tmp_path: Path, args: list[str], said: str) -> None:
+    done = subprocess.run(["bash", str(SCRIPT), *args], env=_env(tmp_path), capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and said in done.stderr
+    assert not (tmp_path / "state").exists()  # refused before anything was written
+
+
+def test_the_usage_names_the_with_switch() -> None:
+    usage = SCRIPT.read_text().split("set -euo pipefail")[0]
+    assert "--with EXTRA" in usage and "msg (Outlook .msg files" in usage and "tnef (winmail.dat" in usage

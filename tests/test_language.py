@@ -207,3 +207,22 @@ def test_not_found_is_said_in_the_questions_language(ctx: Context, embedder: obj
     english = ask(ctx, "Who painted the lighthouse of Skarvik?", Models(ScriptedGenerator(script), embedder,
                   encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
     assert english.text == not_found_text(1)
+
+
+def test_the_question_as_asked_searches_beside_its_translation(ctx: Context, embedder: object,
+                                                                encoder: object) -> None:
+    """A loose translation ("Recht" as "rights", a name dropped) must not lose what the question names: the
+    question as asked is searched too, and what it finds is among the candidates the re-ranker sees."""
+    def script(r: GenerationRequest) -> str:
+        if r.purpose == "translate":
+            return "Where was the keeper born?"  # the translation lost "Skarvik"
+        return _script(r)
+
+    answer = ask(ctx, GERMAN, Models(ScriptedGenerator(script), embedder, encoder),  # type: ignore[arg-type]
+                 PipelineOptions(router=False))
+    searches = [s for s in answer.trace if s["stage"] == "prefilter"]
+    assert [s["query"] for s in searches] == ["Where was the keeper born?", GERMAN]
+    assert any("Skarvik" in str(h["text"]) for h in searches[1]["hits"])  # found only by the name as asked
+    reranked = next(s for s in answer.trace if s["stage"] == "conditional")
+    candidates = {h["chunk"] for s in searches for h in s["hits"]}
+    assert {h["chunk"] for h in reranked["hits"]} <= candidates

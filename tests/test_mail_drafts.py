@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import email.utils
 from email.message import EmailMessage
 
 from assistant.accounts import Account
@@ -47,6 +48,17 @@ def test_reply_headers_and_quote() -> None:
     body = draft.get_content()
     assert body.startswith("The totals are right.\n\nOn Tue, 03 Mar 2026 10:15, Bob <bob@example.org> wrote:")
     assert "> Can you check the totals?\n> Thanks" in body
+
+
+def test_the_from_line_carries_the_account_holders_name() -> None:
+    draft = build_reply(parse_message(original()), "Right.", me="alice@example.org", name="Alice Example",
+                        reply_all=True)
+    assert draft["From"] == "Alice Example <alice@example.org>"
+    assert "alice@example.org" not in draft["Cc"].lower()  # still left out of reply-all by address
+    assert draft["Message-ID"].endswith("@example.org>")
+    quoted = build_reply(parse_message(original()), "Right.", me="o.brien@example.org", name="Dr. O'Brien, Jr.")
+    assert email.utils.parseaddr(quoted["From"]) == ("Dr. O'Brien, Jr.", "o.brien@example.org")  # RFC 5322 quoting
+    assert build_reply(parse_message(original()), "Right.", me="alice@example.org")["From"] == "alice@example.org"
 
 
 def test_draft_saved_with_draft_flag(mail_account: Account, dovecot: object, server_client: object) -> None:

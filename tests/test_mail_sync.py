@@ -194,3 +194,18 @@ def test_batches_bounded_by_count_and_bytes() -> None:
     assert plan_batches([1, 2, 3, 4, 5, 6], sizes, 3, 50) == [[1, 2], [3], [4, 5, 6]]
     assert plan_batches([1, 2, 3], {}, 2, 50) == [[1, 2], [3]]
     assert plan_batches([], {}, 2, 50) == []
+
+
+def test_a_sync_in_offline_mode_says_that_only_this_computer_was_reached() -> None:
+    from assistant import netguard
+    from assistant.mail.sync import SyncResult, synced_text
+
+    results = [SyncResult("local", "INBOX", 1, (), False, 0), SyncResult("local", "Work", 1, (4, 5), False, 900)]
+    assert synced_text(results) == "Synced: 2 new messages."
+    previous = netguard.set_offline(True)
+    try:
+        assert synced_text(results[:1], delivered=1) == (
+            "Synced: 0 new messages (offline mode: only this computer's server was reached); 1 waiting draft "
+            "saved to Drafts.")
+    finally:
+        netguard.set_offline(previous)

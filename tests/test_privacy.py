@@ -195,7 +195,7 @@ def test_sync_against_dovecot_is_logged_with_its_bytes(dovecot: object, server_c
     assert sync.outcome == "closed" and sync.sent and sync.sent > 50  # LOGIN, SELECT, FETCH... inside TLS
     assert sync.received and sync.received > len(body)  # the message came through the TLS socket, counted
     assert main(["--offline", "mail", "sync"]) == 0  # the test server is this computer: offline keeps it
-    capsys.readouterr()
+    assert "Offline mode: only this computer's server was reached." in capsys.readouterr().err  # and says so
     assert main(["privacy", "log"]) == 0
     out = capsys.readouterr().out
     assert f"127.0.0.1:{dovecot.imaps_port} [this computer]  mail sync  sent " in out  # type: ignore

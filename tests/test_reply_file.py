@@ -98,6 +98,16 @@ def test_not_a_saved_message_is_a_clear_error(user_dirs: Path, tmp_path: Path,
     assert "absent.eml" in capsys.readouterr().err
 
 
+def test_a_reply_through_an_account_is_from_and_signed_by_its_holders_name(
+        user_dirs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from assistant.accounts import Account, add_account
+
+    add_account(Account("work", "imap.supplier.example", "alice@supplier.example", display_name="Alice Example"))
+    assert main(["draft", str(saved_message(tmp_path)), "--account", "work", "--text", "It is 36 months.",
+                 "--print"]) == 0
+    assert "From: Alice Example <alice@supplier.example>\n" in capsys.readouterr().out
+
+
 def test_who_replies_and_where_the_reply_goes(tmp_path: Path) -> None:
     from assistant.accounts import Account
 

@@ -38,7 +38,8 @@ def draft(args: argparse.Namespace) -> int:
     else:
         made = grounded_reply(ref.id, original, account.signer, args)
         text, points = made.body, made.points
-    message = build_reply(original, text, me=replying_as(original, account)[0], reply_all=args.reply_all)
+    message = build_reply(original, text, me=replying_as(original, account)[0], name=account.display_name,
+                          reply_all=args.reply_all)
     if args.print:
         print_draft(message, points)
         return 0
@@ -130,7 +131,8 @@ def draft_file(args: argparse.Namespace) -> int:
     else:
         made = grounded_reply(str(path), original, signer, args, use_cache=False)
         text, points = made.body, made.points
-    message = build_reply(original, text, me=me, reply_all=args.reply_all)
+    message = build_reply(original, text, me=me, name=account.display_name if account is not None else "",
+                          reply_all=args.reply_all)
     if args.print:
         print_draft(message, points)
         return 0

@@ -19,7 +19,7 @@ from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.connect import connector
 from assistant.mail.gists import load_gist
 from assistant.mail.pending import Delivered, PendingDrafts
-from assistant.mail.sync import SyncResult, sync_account
+from assistant.mail.sync import OFFLINE_REACHED, SyncResult, sync_account
 from assistant.records import Message
 from assistant.text.plural import count_of
 
@@ -195,6 +195,8 @@ def mail_sync(args: argparse.Namespace) -> int:
         renderer.close()
         _report(results)
         _report_delivered(delivered)
+    if netguard.is_offline():  # a sync that worked reached a server on this computer, and only that
+        print(f"{OFFLINE_REACHED[:1].upper()}{OFFLINE_REACHED[1:]}.", file=sys.stderr)
     return 0
 
 

@@ -14,8 +14,9 @@ from assistant import netguard
 from assistant.cli.evaluate import add_eval_command
 from assistant.cli.extract import add_extract_command
 from assistant.cli.mail import MAIL_COMMANDS, add_mail_commands, add_mail_option, run_mail_command
-from assistant.cli.passwords import add_password_option, failure_line, terminal_passwords
+from assistant.cli.passwords import add_password_option, terminal_passwords
 from assistant.cli.privacy import OFFLINE_HELP, add_privacy_command
+from assistant.cli.problems import add_problems_option, problem_lines
 from assistant.cli.source_page import add_source_page_options, check_source_page_options, write_source_page
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
@@ -74,7 +75,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     if args.no_router:
         changes["router"] = False
     p = dataclasses.replace(p, **changes) if changes else p
-    return Settings(models=m, pipeline=PipelineOptions(**dataclasses.asdict(p)))
+    return Settings(models=m, pipeline=PipelineOptions(**dataclasses.asdict(p)), documents=s.documents)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print the whole answer record as JSON")
     ask.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
     add_password_option(ask)
+    add_problems_option(ask)
     add_mail_option(ask)
     add_source_page_options(ask)
     _add_model_options(ask)
@@ -99,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("files", nargs="+", metavar="FILE")
     chat.add_argument("--trace", action="store_true", help="show each stage: candidates, scores, rewrites")
     add_password_option(chat)
+    add_problems_option(chat)
     _add_model_options(chat)
     from assistant.cli.models import add_models_command
 
@@ -188,8 +191,9 @@ def _open(args: argparse.Namespace, renderer: TerminalRenderer) -> object:
         result.documents.extend(documents)
         for line in skipped:
             print(f"warning: skipped attachment {line}", file=sys.stderr)
-    for failure in result.failures:
-        print(f"warning: skipped {failure_line(failure, asked)}", file=sys.stderr)
+    for line in problem_lines(result.failures, asked=asked, every=getattr(args, "all_problems", False),
+                              lead="warning: skipped "):
+        print(line, file=sys.stderr)
     if not result.documents:
         raise AssistantError("none of the files could be read (see the reasons above)")
     return Session(store, result.documents, emit=renderer)
@@ -256,8 +260,10 @@ def _chat(args: argparse.Namespace) -> int:
         print_sources(turn.answer)
         dropped = conversation.dropped_turns(session.store.generator().count_tokens)
         if dropped:
-            print(f"(the oldest {dropped} turn{'s' if dropped > 1 else ''} no longer fit the history sent to the "
-                  "model; /new starts afresh)", file=sys.stderr)
+            from assistant.text.tokens import history_note
+
+            print(f"({history_note(dropped, conversation.max_history_tokens, restart='/new starts afresh')})",
+                  file=sys.stderr)
     return 0
 
 

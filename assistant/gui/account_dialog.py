@@ -1,6 +1,8 @@
 """Add-account dialog, address first: "Find settings" fills the server fields (editable), then a password
 or "Sign in with Google/Microsoft" (OAuth 2.0 in the system browser). Settings go to accounts.toml; the
-password or refresh token to the OS keyring only; Test connection tries them without saving."""
+password or refresh token to the OS keyring only; Test connection tries them without saving. The account
+name is checked as it is typed, the user name follows the address until it is edited, and the person's own
+name goes into the From line and the signature of drafted replies."""
 
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -22,8 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from assistant import netguard, secrets
-from assistant.accounts import SECURITY_MODES, Account, add_account
+from assistant.accounts import SECURITY_MODES, Account, add_account, name_problem
 from assistant.errors import AssistantError, ConfigError
+from assistant.gui.labels import WrappedLabel
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail import oauth
 from assistant.mail.autoconfig import ServerSettings, discover
@@ -32,6 +34,10 @@ from assistant.mail.imap import ImapSource
 from assistant.text.plural import count_of
 
 PASSWORD = ""  # the sign-in choice meaning "a password (or app password)"
+#: The security modes in words (the choice shown; the mode itself is the item's data).
+SECURITY_WORDS = {"ssl": "SSL/TLS (port 993, recommended)", "starttls": "STARTTLS (port 143)",
+                  "plain": "None \u2014 unencrypted, this computer only"}
+ERROR_COLOUR, OK_COLOUR = "#b00020", "#1b5e20"
 
 
 def try_login(account: Account, password: str, emit: Emit, cancel: threading.Event) -> list[str]:
@@ -72,9 +78,23 @@ class AccountDialog(QDialog):
         address_row = QHBoxLayout()
         address_row.addWidget(self.address)
         address_row.addWidget(self.find_button)
+        self.display_name = QLineEdit()
+        self.display_name.setPlaceholderText("e.g. Alice Example")
+        self.display_name.setToolTip("Your name as your replies show it: in their From line "
+                                     "(\u201cAlice Example <alice@example.org>\u201d) and under them")
         self.name = QLineEdit("mail")
+        self.name.setToolTip("A short name for this account on this computer (e.g. work); it is part of each "
+                             "message's ID, so it has no spaces")
+        self.name.textChanged.connect(self._check_name)
+        self.name_note = WrappedLabel()
+        self.name_note.setStyleSheet(f"color: {ERROR_COLOUR}")
+        self.name_note.setAccessibleName("Account name problem")
         self.host = QLineEdit()
         self.user = QLineEdit()
+        self.user.setPlaceholderText("usually the e-mail address")
+        self._user_edited = False  # until the person types a user name, it follows the address
+        self.user.textEdited.connect(self._user_typed)
+        self.address.textChanged.connect(self._address_changed)
         self.sign_in_with = QComboBox()
         self.sign_in_with.addItem("Password (or app password)", PASSWORD)
         for key in oauth.PROVIDERS:
@@ -90,7 +110,8 @@ class AccountDialog(QDialog):
         self.sign_in_button = QPushButton("Sign in")
         self.sign_in_button.clicked.connect(self.sign_in)
         self.security = QComboBox()
-        self.security.addItems(list(SECURITY_MODES))
+        for mode in SECURITY_MODES:
+            self.security.addItem(SECURITY_WORDS[mode], mode)
         self.port = QSpinBox()
         self.port.setRange(0, 65535)
         self.port.setSpecialValueText("default")
@@ -102,16 +123,20 @@ class AccountDialog(QDialog):
         ca_row = QHBoxLayout()
         ca_row.addWidget(self.ca_file)
         ca_row.addWidget(browse)
-        self.note = QLabel()
-        self.note.setWordWrap(True)
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020")
+        self.note = WrappedLabel()
+        self.error = WrappedLabel()  # as tall as its message: a long error is never cut
+        self.error.setStyleSheet(f"color: {ERROR_COLOUR}")
+        self.error.setAccessibleName("Outcome")
         form = QFormLayout(self)
         self.address.setAccessibleName("E-mail address")
         form.addRow("E-mail address", address_row)
         form.addRow(self.note)
-        for label, widget in (("Name", self.name), ("Server", self.host), ("User name", self.user),
+        self.display_name.setAccessibleName("Your name")
+        form.addRow("Your name", self.display_name)
+        self.name.setAccessibleName("Account name")
+        form.addRow("Account name", self.name)
+        form.addRow(self.name_note)
+        for label, widget in (("Server", self.host), ("User name", self.user),
                               ("Sign-in", self.sign_in_with), ("Password", self.password),
                               ("Client id", self.client_id), ("Client secret", self.client_secret),
                               ("Security", self.security), ("Port", self.port),
@@ -130,7 +155,10 @@ class AccountDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        form.setRowVisible(self.note, False)  # no empty line under the address until a note comes
         self._auth_changed()
+        self._check_name()
 
     @property
     def provider_key(self) -> str:
@@ -145,6 +173,22 @@ class AccountDialog(QDialog):
         if key:
             self.sign_in_button.setText(f"Sign in with {oauth.provider(key).title}\u2026")
             self.sign_in_button.setAccessibleName(self.sign_in_button.text())
+
+    def _check_name(self) -> None:
+        """The account name as typed: what is wrong with it right under it, and OK and Test connection off until
+        it is fixed (it was refused only at Test connection before)."""
+        problem = name_problem(self.name.text().strip())
+        self.name_note.setText(f"\u2716 {problem[:1].upper()}{problem[1:]}." if problem else "")
+        self._form.setRowVisible(self.name_note, bool(problem))
+        self.ok_button.setEnabled(not problem)
+        self.test_button.setEnabled(not problem and not self.runner.running("test"))
+
+    def _user_typed(self, text: str) -> None:
+        self._user_edited = bool(text)  # emptied: it follows the address again
+
+    def _address_changed(self, text: str) -> None:
+        if not self._user_edited:
+            self.user.setText(text.strip())
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Trusted certificate (PEM)", "", "PEM (*.pem *.crt);;All (*)")
@@ -169,12 +213,15 @@ class AccountDialog(QDialog):
             return
         self.found = outcome
         self.host.setText(outcome.host)
-        self.user.setText(outcome.username)
-        self.security.setCurrentText(outcome.security)
+        if not self._user_edited:
+            self.user.setText(outcome.username)
+        self.security.setCurrentIndex(max(0, self.security.findData(outcome.security)))
         self.port.setValue(outcome.port)
         self.sign_in_with.setCurrentIndex(max(0, self.sign_in_with.findData(outcome.oauth_provider or PASSWORD)))
         self.note.setText(outcome.note + ("." if outcome.note else ""))
-        self._show(f"\u2714 Found {outcome.host}:{outcome.port} ({outcome.security}) \u2014 {outcome.how}. "
+        self._form.setRowVisible(self.note, bool(outcome.note))
+        words = SECURITY_WORDS[outcome.security].split(" (")[0]
+        self._show(f"\u2714 Found {outcome.host}:{outcome.port} ({words}) \u2014 {outcome.how}. "
                    "Check the fields and change them if needed.", ok=True)
 
     def _account(self) -> Account:
@@ -183,10 +230,11 @@ class AccountDialog(QDialog):
             raise ConfigError(f"Sign in with {oauth.provider(key).title} needs a Client id: the one you or your "
                               "organisation registered (see docs/mail.md)")
         return Account(self.name.text().strip(), self.host.text().strip(), self.user.text().strip(),
-                       security=self.security.currentText(),  # type: ignore[arg-type]
+                       security=self.security.currentData(),
                        port=self.port.value(),
                        folders=tuple(f.strip() for f in self.folders.text().split(",") if f.strip()),
                        ca_file=self.ca_file.text().strip() or None,
+                       display_name=self.display_name.text().strip(),
                        auth="oauth2" if key else "password", oauth_provider=key,
                        oauth_client_id=self.client_id.text().strip() if key else "")
 
@@ -250,14 +298,14 @@ class AccountDialog(QDialog):
             self.signed_in_as = account.name
 
     def _tested(self, outcome: list[str] | BaseException) -> None:
-        self.test_button.setEnabled(True)
+        self.test_button.setEnabled(not name_problem(self.name.text().strip()))
         if isinstance(outcome, BaseException):
             self._show(f"\u2716 {outcome}", ok=False)
         else:
             self._show(f"\u2714 Connected: {count_of(len(outcome), 'folder')} ({', '.join(outcome[:5])}).", ok=True)
 
     def _show(self, text: str, *, ok: bool) -> None:
-        self.error.setStyleSheet("color: #1b5e20" if ok else "color: #b00020")
+        self.error.setStyleSheet(f"color: {OK_COLOUR if ok else ERROR_COLOUR}")
         self.error.setText(text)
 
     def done(self, result: int) -> None:

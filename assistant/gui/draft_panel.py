@@ -71,7 +71,7 @@ def save_or_keep(account_name: str, original: Message, text: str, pending: Pendi
     """APPEND the reply to ``original`` to the account's Drafts; when the server cannot be reached, keep it for
     the next sync. Off the GUI thread."""
     account = get_account(account_name)
-    message = build_reply(original, text, me=my_address(account))
+    message = build_reply(original, text, me=my_address(account), name=account.display_name)
     try:
         with netguard.purpose("saving a draft"), connector(account)() as source:
             folder, _ = save_draft(source, message)
@@ -346,9 +346,11 @@ class DraftPanel(QWidget):
         if self.mail_file is None:
             return False
         original = self.mail_file.message
-        me = replying_as(original, self._file_account())[0]
+        account = self._file_account()
+        me = replying_as(original, account)[0]
+        name = account.display_name if account is not None else ""
         try:
-            write_reply(build_reply(original, self.text.toPlainText(), me=me), path)
+            write_reply(build_reply(original, self.text.toPlainText(), me=me, name=name), path)
         except AssistantError as exc:
             self.status.setText(f"Not saved: {exc}")
             return False

@@ -9,6 +9,7 @@ installs nothing (``pull`` stages in ``<data>/models/.incoming`` and renames onl
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from typing import Any
@@ -35,7 +36,9 @@ from assistant.gui.tasks import Emit, TaskRunner
 from assistant.models import catalog, choice, download
 from assistant.models.catalog import CatalogEntry
 from assistant.records import Progress
+from assistant.text.tokens import WORDS_PER_TOKEN, about_words
 
+CONTEXT_TOKENS = 4096  # the reader's context with which the catalogue's memory figures were measured
 #: What each role does, in a person's words, and the engineers' terms for the tooltip.
 ROLE_WORDS = {
     "reader": ("Reads and answers",
@@ -54,11 +57,30 @@ COLUMN_TIPS = (
     "The model's name; its notes are in the tooltip of each name.",
     "What the model does when a question is answered.",
     "How much is downloaded and kept on disk (~: about).",
-    "Memory the model needs while it answers (4,096-token context).",
-    "Measured on this machine where it could be; 'not measured here' otherwise.",
+    f"Memory the model needs while it answers, holding {about_words(CONTEXT_TOKENS)} of passages and "
+    "question at a time.",
+    "How fast the model reads the passages and writes the answer, where it was measured; 'not measured here' "
+    "otherwise.",
     "The model's licence: what its makers allow.",
     "Whether the model is on this computer; 'in use' marks the one chosen in Settings.",
 )
+_TOKEN_SPEED = re.compile(r"prefill (\d+) tok/s, generation (\d+) tok/s on an? [\d,]+-token prompt")
+_CHUNK_SPEED = re.compile(r"([\d-]+) chunks/s")
+
+
+def speed_words(speed: str) -> str:
+    """The catalogue's speed in a person's words: ``prefill 90 tok/s, generation 30 tok/s on a 643-token
+    prompt (measured here)`` reads ``reads about 70 words a second, writes about 20 (measured here)``; the
+    catalogue's own words go in the cell's tooltip."""
+    def per_second(tokens: str) -> int:
+        words = int(tokens) * WORDS_PER_TOKEN
+        return int(round(words, -1)) if words >= 20 else max(1, round(words))
+
+    speed = _TOKEN_SPEED.sub(lambda m: f"reads about {per_second(m[1])} words a second, writes about "
+                                       f"{per_second(m[2])}", speed)
+    return _CHUNK_SPEED.sub(lambda m: f"{m[1]} passages a second", speed)
+
+
 UNREACHABLE = ("Could not reach the model site ({endpoint}): this computer seems to be offline, or the site is "
                "down. Nothing was downloaded; the models you already have keep working.")
 
@@ -208,9 +230,10 @@ class ModelsDialog(QDialog):
         """Fill every row from the catalogue, the data folder and the settings."""
         for row, e in enumerate(self.entries):
             role, role_tip = ROLE_WORDS[e.role]
-            cells = (e.title, role, e.size_text(), self._memory_text(e), e.speed, e.licence, self._state(e))
+            speed = speed_words(e.speed)
+            cells = (e.title, role, e.size_text(), self._memory_text(e), speed, e.licence, self._state(e))
             tips = (f"{e.name}: {e.notes}" if e.notes else e.name, role_tip, COLUMN_TIPS[2], COLUMN_TIPS[3],
-                    COLUMN_TIPS[4], COLUMN_TIPS[5], COLUMN_TIPS[6])
+                    COLUMN_TIPS[4] + (f"\n{e.speed}" if speed != e.speed else ""), COLUMN_TIPS[5], COLUMN_TIPS[6])
             for col, (text, tip) in enumerate(zip(cells, tips, strict=True)):
                 item = QTableWidgetItem(text)
                 item.setToolTip(tip)

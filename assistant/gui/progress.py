@@ -7,6 +7,7 @@ import time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
+from assistant.gui.labels import ElidedLabel
 from assistant.gui.tasks import Task, TaskRunner
 from assistant.progress import STAGE_LABELS, WRITING_ANSWER, stage_text
 from assistant.records import Progress, TokenText, TraceStep
@@ -43,7 +44,8 @@ class ProgressPanel(QWidget):
         self._t0 = 0.0
         self._attempt = ""
         self._stage = ""
-        self.stage = QLabel()
+        self._tip = ""  # what the running stage does (STAGE_TIPS)
+        self.stage = ElidedLabel()  # a long file name is shortened in the middle, the line whole in the tooltip
         self.stage.setAccessibleName("Current stage")
         self.bar = QProgressBar()
         self.bar.setAccessibleName("Progress")
@@ -79,8 +81,8 @@ class ProgressPanel(QWidget):
         self._t0 = task.started_at  # the same start as the elapsed time shown with the result
         self._attempt = ""
         self._stage = ""
-        self.stage.setText(task.label)
-        self.stage.setToolTip("")
+        self._tip = ""
+        self._set_stage(task.label)
         self.stop_button.setVisible(task.key not in STOPPED_IN_PANEL)
         self.bar.setRange(0, 0)
         self._tick()
@@ -95,7 +97,7 @@ class ProgressPanel(QWidget):
             query = query if len(query) <= 60 else query[:57] + "\u2026"
             self._attempt = (f"Attempt {event.detail['attempt']} of {event.detail['attempts']}: "
                              f"searching again with \u2018{query}\u2019")
-            self.stage.setText(self._attempt)
+            self._set_stage(self._attempt)
             return
         if isinstance(event, TokenText) and self._stage == "generate":  # the answer streams: it is being written
             self._stage = "writing"
@@ -104,11 +106,11 @@ class ProgressPanel(QWidget):
         if not isinstance(event, Progress) or event.total == event.done == 1:
             return  # the end of a one-step stage says nothing new (after the answer streamed, a wrong thing)
         self._stage = event.stage
+        self._tip = STAGE_TIPS.get(event.stage, "")
         label = stage_text(event.stage, event.detail) if event.detail else \
             GUI_STAGE_LABELS.get(event.stage, event.stage)
         # "Reading files: Reading files" says one thing twice; a stage that names what it works on says enough
         self._show(label, "" if event.detail or label.lower() in task.label.lower() else task.label)
-        self.stage.setToolTip(STAGE_TIPS.get(event.stage, ""))
         if event.total > 1:  # a 0/1 "stage started" event says nothing about how far along it is
             self.bar.setRange(0, event.total)
             self.bar.setValue(min(event.done, event.total))
@@ -118,9 +120,12 @@ class ProgressPanel(QWidget):
     def _show(self, label: str, head: str = "") -> None:
         """``label``, after the attempt under way when the search was tried again, else after ``head``."""
         if self._attempt:
-            self.stage.setText(f"{self._attempt} \u2014 {label[:1].lower()}{label[1:]}")
+            self._set_stage(f"{self._attempt} \u2014 {label[:1].lower()}{label[1:]}")
         else:
-            self.stage.setText(f"{head}: {label}" if head else label)
+            self._set_stage(f"{head}: {label}" if head else label)
+
+    def _set_stage(self, text: str) -> None:
+        self.stage.set_line(text, self._tip)
 
     def _ended(self, task: Task) -> None:
         if task is not self.task:

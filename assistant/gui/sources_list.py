@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from assistant.gui.passage_view import short_source
 from assistant.records import Source
@@ -18,22 +18,37 @@ SOURCE_ROLE = Qt.ItemDataRole.UserRole
 class FittedList(QListWidget):
     """A list as tall as its rows, up to ``max_rows`` of them (it scrolls beyond), wrapped rows included: one
     file or one source takes one line, and the rest of the height goes to what is read (the answer, the
-    conversation). Call :meth:`fit` after changing the rows; a new width refits by itself."""
+    conversation). Call :meth:`fit` after changing the rows; a new width refits by itself.
+
+    The height is the size hint of a fixed vertical policy, not ``setFixedHeight``: a fixed height set while the
+    list handles the resize of a new width resized it there and then, inside that resize, where Qt does not lay
+    out the viewport again, so the viewport kept the old height and the second line of a row (a source's
+    quote, once the page view took half the width) was cut off."""
 
     def __init__(self, max_rows: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.max_rows = max_rows
+        self._height = 0
         self.setWordWrap(True)
         self.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.fit()
 
     def fit(self) -> None:
         self.doItemsLayout()  # the rows as wrapped at the present width (sizeHintForRow gives one line)
         rows = [self.visualRect(self.model().index(i, 0)).height() or self.sizeHintForRow(i)
                 for i in range(min(self.count(), self.max_rows))]
-        height = sum(rows) if rows else self.fontMetrics().height()
-        self.setFixedHeight(height + 2 * self.frameWidth() + 4)
+        height = (sum(rows) if rows else self.fontMetrics().height()) + 2 * self.frameWidth() + 4
+        if height != self._height:
+            self._height = height
+            self.updateGeometry()  # the layout resizes the list in its own pass (see the class docstring)
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self._height)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(super().minimumSizeHint().width(), self._height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

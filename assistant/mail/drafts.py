@@ -58,13 +58,15 @@ def draft_text(draft: EmailMessage) -> str:
     return "\n".join(heads) + "\n\n" + text.replace("\r\n", "\n")
 
 
-def build_reply(original: Message, text: str, *, me: str, reply_all: bool = False) -> EmailMessage:
+def build_reply(original: Message, text: str, *, me: str, name: str = "", reply_all: bool = False) -> EmailMessage:
     """A reply draft to ``original``: ``text`` first, the quoted original below.
 
     Args:
         original: the message replied to.
         text: the reply's own text.
         me: the user's address (From; left out of reply-all recipients).
+        name: the user's name for the From line (``Alice Example <alice@example.org>``, RFC 5322 §3.4);
+            '' leaves the bare address.
         reply_all: also address the original To and Cc.
 
     Returns:
@@ -72,7 +74,7 @@ def build_reply(original: Message, text: str, *, me: str, reply_all: bool = Fals
     """
     draft = EmailMessage(policy=email.policy.SMTP)
     to, cc = reply_recipients(original, me, reply_all=reply_all)
-    draft["From"] = me
+    draft["From"] = email.utils.formataddr((name.strip(), me)) if name.strip() else me
     if to:
         draft["To"] = ", ".join(to)
     if cc:

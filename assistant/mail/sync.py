@@ -29,10 +29,12 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from assistant import netguard
 from assistant.errors import Cancelled
 from assistant.mail.cache import CachedRef, FolderState, MailCache
 from assistant.mail.imap import ImapSource
 from assistant.records import Event, Progress
+from assistant.text.plural import count_of
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,9 @@ STAGE = "mail_sync"
 RESYNC_QRESYNC = "qresync"  # the server named the vanished UIDs (RFC 7162 §3.2.5)
 RESYNC_UIDS = "uid-compare"  # the server's UID set was compared with the cache's
 RESYNC_NONE = ""  # first sync of the folder, or UIDVALIDITY changed: nothing cached to check
+#: Said after a sync in offline mode: only a server on this computer (loopback) can have been reached, and a
+#: bare "Synced: 0 new messages." read as if the mail server had been asked.
+OFFLINE_REACHED = "offline mode: only this computer's server was reached"
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,15 @@ class SyncResult:
     fetched_bytes: int
     removed_uids: tuple[int, ...] = ()
     resync: str = RESYNC_NONE
+
+
+def synced_text(results: Sequence[SyncResult], *, delivered: int = 0) -> str:
+    """The one line a sync ends with: ``Synced: 3 new messages.``, in offline mode with
+    :data:`OFFLINE_REACHED`, and the drafts kept while offline that went to Drafts."""
+    new = sum(len(r.new_uids) for r in results)
+    offline = f" ({OFFLINE_REACHED})" if netguard.is_offline() else ""
+    saved = f"; {count_of(delivered, 'waiting draft')} saved to Drafts" if delivered else ""
+    return f"Synced: {count_of(new, 'new message')}{offline}{saved}."
 
 
 def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,

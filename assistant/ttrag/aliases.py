@@ -22,6 +22,10 @@ _DEFINITION = re.compile(r"\((?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+
 _NAME = re.compile(r"^\s*(?:\(\w{1,3}\)|\d{1,2}[.)]|[-*\u2022])?\s*\**\s*(?:The\s+)?"
                    r"([A-Z][\w&'.-]*(?:\s+(?:[A-Z][\w&'.-]*|&|and|of|de|von|van))*)")
 _NOT_A_NAME = frozenset("this that these each any all such an a in on by for if it its our we you your".split())
+# Parties are defined where a contract opens: a quoted definition further on names a concept ("NLS shall ...
+# during the period (the "Term")", "(the "Royalties")"), and its term appended to a question about NLS pulled the
+# search to the definitions, away from the clause asked about.
+PREAMBLE_CHARS = 6000
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,8 @@ class DefinedTerm:
 
 
 def defined_terms(documents: Sequence[Document], *, limit: int = 20) -> list[DefinedTerm]:
-    """The parties each document defines by a quoted term, first definition of each term per document.
+    """The parties each document defines by a quoted term, first definition of each term per document, among
+    the definitions of its first :data:`PREAMBLE_CHARS` characters (where a contract names its parties).
 
     The name is the capitalised run that opens the definition's line, or, when the term stands on a line of
     its own (a cover page: "**Norhaven Medical Devices GmbH**" then '(the "Buyer")'), the line before it.
@@ -46,7 +51,7 @@ def defined_terms(documents: Sequence[Document], *, limit: int = 20) -> list[Def
     for doc in documents:
         text = doc.text
         seen: set[str] = set()
-        for m in _DEFINITION.finditer(text):
+        for m in _DEFINITION.finditer(text, 0, PREAMBLE_CHARS):
             term = m.group(1)
             if term.lower() in seen or len(seen) >= limit:
                 continue

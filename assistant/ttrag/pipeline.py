@@ -281,6 +281,14 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                                        fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)
     run.note("prefilter", query=search, hits=_hits_view(original),
              **({"carried": list(carried)} if carried else {}))
+    if asked.translated:  # a loose translation ("Recht" as "rights") must not lose what the question names: the
+        # question as asked searches too, and its candidates join the translation's for the re-ranker
+        with run.stage("prefilter"):
+            own = prefilter.prefilter(ctx, question, models.embedder, shortlist=opts.shortlist, fusion=opts.fusion,
+                                      top_k=opts.prefilter_top_k)
+        ids = {h.chunk.id for h in original}
+        original = original + [h for h in own if h.chunk.id not in ids]
+        run.note("prefilter", query=question, hits=_hits_view(own), as_asked=True)
     candidates, query = original, search
     rewrites: list[str] = []
     seen = {question.strip().lower(), searched.strip().lower()}
