@@ -27,6 +27,7 @@ from screenshots import CannedGenerator, bundled_generator, demo_mail, shoot, wa
 
 from assistant.config import Settings  # noqa: E402
 from assistant.documents.mime.parse import parse_message  # noqa: E402
+from assistant.gui.mail_list import GIST_ROLE  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
 from assistant.mail.cache import CachedRef, FolderState, MailCache  # noqa: E402
 from assistant.mail.watch import NewMessage  # noqa: E402
@@ -102,7 +103,7 @@ def main(argv: list[str]) -> int:
     wait_until(app, lambda: window.banner.isVisible())
     wait_until(app, lambda: window.messages.model.rows[0].gist is not None, limit)
     print("gist:", window.messages.model.rows[0].gist.text if window.messages.model.rows[0].gist else None)
-    wait_until(app, lambda: "\u2014" in window.messages.model.data(window.messages.model.index(0, 3)))
+    wait_until(app, lambda: bool(window.messages.model.index(0, 3).data(GIST_ROLE)))
     assert window.banner.message is not None and window.banner.message.id == new.id
     window.splitter.setSizes([120, 900, 380])  # the list dragged wider: the gist after the subject shows
     wait_until(app, lambda: window.messages.table.columnWidth(3) > 400)

@@ -81,7 +81,7 @@ def test_outlook_msg_with_attachment(data_root: Path) -> None:
     try:
         import extract_msg  # noqa: F401
     except ImportError:
-        with pytest.raises(InputError, match=r"pip install 'assistant\[msg\]'"):
+        with pytest.raises(InputError, match=r"install\.sh --with msg"):
             extract(path)
         return
     doc = extract(path)

@@ -47,7 +47,7 @@ def test_the_banner_tells_the_gist_and_offers_a_draft(qtbot: object) -> None:
 def test_the_message_list_shows_the_kept_gist(qtbot: object, tmp_path: Path) -> None:
     from PySide6.QtCore import Qt
 
-    from assistant.gui.mail_list import MessageListPanel, load_rows
+    from assistant.gui.mail_list import GIST_ROLE, MessageListPanel, load_rows
 
     cache = MailCache(tmp_path / "mail")
     cache.set_state("a", "INBOX", FolderState(1, 2))
@@ -60,11 +60,12 @@ def test_the_message_list_shows_the_kept_gist(qtbot: object, tmp_path: Path) -> 
     panel.set_rows(load_rows(cache))
     model = panel.model
     subjects = {model.rows[i].ref.uid: model.index(i, 3) for i in range(model.rowCount())}
-    assert subjects[1].data() == "Quote for the roof  \u2014  Quote (quote.txt): the roof costs 4,250 EUR [1]"
+    assert subjects[1].data() == "Quote for the roof"  # the gist has a line of its own under the subject
+    assert subjects[1].data(GIST_ROLE) == "Quote (quote.txt): the roof costs 4,250 EUR [1]"
     assert "[1] quote.txt" in subjects[1].data(Qt.ItemDataRole.ToolTipRole)
-    assert subjects[2].data() == "Invoice"
+    assert subjects[2].data() == "Invoice" and subjects[2].data(GIST_ROLE) is None
     assert panel.set_gist(later.id, a_gist("Invoice (invoice.txt): 4,250 EUR due in 30 days [1]"))
-    assert subjects[2].data().endswith("\u2014  Invoice (invoice.txt): 4,250 EUR due in 30 days [1]")
+    assert subjects[2].data(GIST_ROLE) == "Invoice (invoice.txt): 4,250 EUR due in 30 days [1]"
     panel.proxy.set_text("due in 30")  # the filter finds words of the gist
     assert panel.proxy.rowCount() == 1
 
@@ -119,6 +120,7 @@ def test_a_question_makes_the_gist_give_way_and_it_starts_again_after(qtbot: obj
 def test_the_app_shows_the_gist_of_new_mail_from_a_real_server(
         qtbot: object, mail_account: object, dovecot: object, server_client: object, user_dirs: Path,
         fast_llm: object, tokenizer: object) -> None:
+    from assistant.gui.mail_list import GIST_ROLE
     from assistant.gui.window import MainWindow
 
     folder = f"g-{uuid.uuid4().hex[:8]}"
@@ -149,7 +151,7 @@ def test_the_app_shows_the_gist_of_new_mail_from_a_real_server(
     model = window.messages.model
     qtbot.waitUntil(lambda: model.rowCount() == 2, timeout=30000)  # type: ignore[attr-defined]
     row = next(i for i in range(2) if model.rows[i].ref.uid == 2)
-    assert model.index(row, 3).data().endswith(line)  # the list shows it too
+    assert model.index(row, 3).data(GIST_ROLE) == line  # the list shows it too
     assert model.rows[row].gist == gist
     window.banner.draft_button.click()
     assert window.tabs.currentWidget() is window.draft_panel

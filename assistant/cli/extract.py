@@ -1,13 +1,16 @@
-"""``assistant extract FILE... [--json]``: show what is read from each file, with where it came from."""
+"""``assistant extract FILE... [--json] [--all-problems]``: show what is read from each file, with where it came
+from, and what could not be read (counted by reason when there are many; ``--json`` lists each one)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
-from assistant.cli.passwords import add_password_option, failure_line, terminal_passwords
+from assistant.cli.passwords import add_password_option, terminal_passwords
+from assistant.cli.problems import add_problems_option, problem_lines
 from assistant.documents import read_many
 from assistant.records import Segment
 
@@ -22,6 +25,7 @@ def add_extract_command(sub: Any) -> None:
     p.add_argument("--json", action="store_true",
                    help="one JSON record per line: {source, page, section, text} or {source, error}")
     add_password_option(p)
+    add_problems_option(p)
 
 
 def _where(seg: Segment) -> str:
@@ -52,6 +56,7 @@ def run_extract(args: argparse.Namespace, out: TextIO | None = None) -> int:
             for seg in doc.segments:
                 where = _where(seg)
                 out.write((f"{where}\n" if where else "") + seg.text.strip() + "\n\n")
-        for failure in result.failures:
-            out.write(f"not read: {failure_line(failure, asked)}\n")
+        every = bool(getattr(args, "all_problems", False))
+        for line in problem_lines(result.failures, asked=asked, every=every, top=str(Path(name))):
+            out.write(line + "\n")
     return 0 if any_read else 1

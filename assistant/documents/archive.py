@@ -11,7 +11,15 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from assistant.documents.base import Extractor, check_cancel, current_limits, nested_segments, register, report
+from assistant.documents.base import (
+    Extractor,
+    check_cancel,
+    current_limits,
+    nested_segments,
+    place,
+    register,
+    report,
+)
 from assistant.documents.limits import Limits, megabytes, raise_hint
 from assistant.errors import InputError
 from assistant.records import Segment
@@ -24,13 +32,13 @@ def _refusal(members: list[zipfile.ZipInfo], limits: Limits) -> str | None:
         return f"refused: {len(members):,} members (limit {limits.max_members:,}); {raise_hint('max_members')}"
     total = sum(m.file_size for m in members)
     if total > limits.max_total_bytes:
-        return (f"refused: possible zip bomb, {megabytes(total)} uncompressed "
-                f"(limit {megabytes(limits.max_total_bytes)}); {raise_hint('max_total_bytes')}")
+        return (f"refused: possible zip bomb: {place()} expands to {megabytes(total)} uncompressed "
+                f"(limit {megabytes(limits.max_total_bytes)}; {raise_hint('max_total_bytes')})")
     for m in members:
         ratio = m.file_size / max(m.compress_size, 1)
         if m.file_size > _CHUNK and ratio > limits.max_ratio:
-            return (f"refused: possible zip bomb, {m.filename} expands {ratio:,.0f}:1 "
-                    f"(limit {limits.max_ratio:,.0f}:1); {raise_hint('max_ratio')}")
+            return (f"refused: possible zip bomb: {place(m.filename)} expands {ratio:,.0f}:1 "
+                    f"(limit {limits.max_ratio:,.0f}:1; {raise_hint('max_ratio')})")
     return None
 
 

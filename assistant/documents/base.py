@@ -3,7 +3,8 @@ then by suffix (:mod:`assistant.documents.sniff`).
 
 Containers (email, archives, Outlook files) hand their parts back to the registry with
 :func:`nested_segments`; the limits, the nesting depth, the progress callback and the problems found so
-far live in a per-extraction context, so :meth:`Extractor.segments` stays the one method to implement.
+far live in a per-extraction context (:mod:`assistant.documents.context`), so :meth:`Extractor.segments`
+stays the one method to implement.
 
 Readers that can hang or blow up on hostile input (``Extractor.isolate``: PDF, Office, archives, TNEF; and
 ``Extractor.isolate_above``: text, HTML, calendars and mail over 1 MB) run in a child process with a
@@ -20,19 +21,31 @@ import tempfile
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from assistant.documents.context import (  # noqa: F401  (the readers' API, kept importable from here)
+    _RUN,
+    ProgressCallback,
+    _Run,
+    check_cancel,
+    current_limits,
+    current_password,
+    depth,
+    place,
+    report,
+    report_progress,
+    report_title,
+    within,
+)
 from assistant.documents.limits import DEFAULT_LIMITS, Limits, megabytes, raise_hint
 from assistant.documents.sniff import BINARY_SUFFIXES, binary, content_suffix, markup_suffix, sniff
 from assistant.errors import Cancelled, InputError, PasswordRequired
-from assistant.records import Document, Progress, Segment
+from assistant.records import Document, Segment
 
 SEGMENT_GAP = "\n\n"
 HEAD_BYTES = 4096  # what format sniffing looks at
 EMPTY_FILE = "empty file (0 bytes)"
-ProgressCallback = Callable[[Progress], None]
 #: Asked for the password of a password-protected file: ``(file name, wrong)`` -> the password, or None to
 #: leave the file unread. ``wrong`` is True when the password given before was refused. Asked only for the
 #: files the caller names, never for a part inside one (an attachment, an archive member).
@@ -107,76 +120,6 @@ def _load_builtin() -> None:
             word97,
         )
         _BUILTIN_LOADED = True
-
-
-@dataclass
-class _Run:
-    limits: Limits
-    progress: ProgressCallback | None
-    names: list[str]
-    problems: list[InputError] = field(default_factory=list)
-    cancel: threading.Event | None = None
-    in_child: bool = False
-    password: str | None = None  # held in memory only; never logged, never in an exception
-    title: str = ""  # the title the top-level file declares in its metadata (report_title)
-
-
-_RUN: ContextVar[_Run | None] = ContextVar("assistant_extraction_run", default=None)
-
-
-def current_limits() -> Limits:
-    """The limits of the extraction in progress (defaults outside one)."""
-    run = _RUN.get()
-    return run.limits if run else DEFAULT_LIMITS
-
-
-def current_password() -> str | None:
-    """The password given for the file being read, or None. Only the file the caller named gets it: a part
-    inside it (an attachment, an archive member) has a password of its own that nobody gave."""
-    run = _RUN.get()
-    return run.password if run is not None and len(run.names) == 1 else None
-
-
-def depth() -> int:
-    """How many containers enclose the file being read (0 for the file the user named)."""
-    run = _RUN.get()
-    return len(run.names) - 1 if run else 0
-
-
-def report(reason: str, part: str | None = None) -> None:
-    """Record that ``part`` (a page, a member) of the file being read could not be read, and why."""
-    run = _RUN.get()
-    if run is not None:
-        run.problems.append(InputError("/".join(run.names + ([part] if part else [])), reason))
-
-
-def report_title(title: str) -> None:
-    """Record the title the file being read declares in its metadata (a PDF's or DOCX's title property).
-    Only the file the user named keeps one: an attachment's title is not the document's."""
-    run = _RUN.get()
-    if run is not None and len(run.names) == 1 and title.strip():
-        run.title = " ".join(title.split())[:300]
-
-
-def report_progress(done: int, total: int, unit: str) -> None:
-    """Tell the caller's progress callback (if any) how far the top-level file is read.
-
-    Raises:
-        Cancelled: the caller's cancel event is set (readers call this at every page or message).
-    """
-    run = _RUN.get()
-    if run is None:
-        return
-    check_cancel()
-    if run.progress is not None and len(run.names) == 1:
-        run.progress(Progress(stage="extract", done=done, total=total, unit=unit))
-
-
-def check_cancel() -> None:
-    """Raise :class:`Cancelled` when the extraction in progress was cancelled."""
-    run = _RUN.get()
-    if run is not None and run.cancel is not None and run.cancel.is_set():
-        raise Cancelled()
 
 
 def _segments_of(extractor: Extractor, path: Path, run: _Run) -> Iterator[Segment]:
@@ -357,8 +300,10 @@ def _assemble(name: str, segments: Iterable[Segment], run: _Run) -> Document:
         parts.append(seg.text)
         pos += len(seg.text)
     if not kept:
-        why = run.problems[0].reason if run.problems else "empty, or only images"
-        raise InputError(name, f"contains no text ({why})")
+        first = run.problems[0].reason if run.problems else None
+        if first is not None and first.startswith("refused:"):
+            raise InputError(name, first)  # a limit stopped the read: that is the news, not "no text"
+        raise InputError(name, f"contains no text ({first or 'empty, or only images'})")
     return Document(source=name, text="".join(parts), segments=tuple(kept), offsets=tuple(offsets),
                     problems=tuple(str(p) for p in run.problems), title=run.title)
 

@@ -13,7 +13,15 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from assistant.documents.base import Extractor, current_limits, nested_segments, register, report, report_progress
+from assistant.documents.base import (
+    Extractor,
+    current_limits,
+    nested_segments,
+    register,
+    report,
+    report_progress,
+    within,
+)
 from assistant.documents.limits import ISOLATE_ABOVE_BYTES
 from assistant.documents.mime.attachments import message_document
 from assistant.documents.mime.parse import NOT_READ, SIGNATURE, parse_message, readable_data, sealed_reason
@@ -54,11 +62,25 @@ def read_mail_file(path: str | Path) -> Message:
 
 
 def message_segments(raw: bytes, source: str, label: str | None = None) -> Iterator[Segment]:
-    """Headers and body of one message (section ``LABEL: SUBJECT`` when labelled), then its attachments."""
+    """Headers and body of one message (section ``LABEL: SUBJECT`` when labelled), then its attachments.
+    A labelled message (one of an mbox) is named in what is reported from it: ``message 131 (SUBJECT)``."""
     message = parse_message(raw)
+    if label is None:
+        yield from _message_parts(message, source)
+        return
+    subject = " ".join(message.subject.split())
+    with within(f"{label} ({_short(subject)})" if subject else label):
+        yield from _message_parts(message, source, label)
+
+
+def _short(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most - 1].rstrip() + "…"
+
+
+def _message_parts(message: Message, source: str, label: str | None = None) -> Iterator[Segment]:
     for defect in message.defects:
         if defect.startswith(NOT_READ):
-            report(defect[len(NOT_READ):], label or None)
+            report(defect[len(NOT_READ):])
     head = message_document(message, source).text.replace("\r\n", "\n")
     yield Segment(text=head, section=f"{label}: {message.subject or '(no subject)'}" if label else None)
     limits = current_limits()

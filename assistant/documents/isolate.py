@@ -26,7 +26,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from assistant.documents.base import _RUN, Extractor, _Run
+from assistant.documents.base import Extractor
+from assistant.documents.context import _RUN, _Run
 from assistant.documents.limits import Limits, raise_hint
 from assistant.errors import Cancelled, InputError, PasswordRequired
 from assistant.records import Progress, Segment
@@ -86,7 +87,8 @@ def _peak_rss_kb() -> int:
 
 
 def _child(conn: Connection, extractor: Extractor, path: str, limits: Limits, names: list[str],
-           environ: dict[str, str], blocked: list[str], password: str | None = None) -> None:
+           environ: dict[str, str], blocked: list[str], password: str | None = None,
+           labels: dict[int, str] | None = None) -> None:
     """The child's side: read ``path`` and send ``("ready",)``, ``("segment", Segment)``, ``("problem",
     source, reason)``, ``("progress", Progress)``, ``("title", title)``, then ``("done", peak_kb)`` or
     ``("error", kind, reason, peak_kb)``. ``environ`` and ``blocked`` (modules the parent made unimportable)
@@ -98,7 +100,7 @@ def _child(conn: Connection, extractor: Extractor, path: str, limits: Limits, na
     for name in blocked:
         sys.modules[name] = None  # type: ignore[assignment]
     try:
-        _read(conn, extractor, Path(path), limits, names, password)
+        _read(conn, extractor, Path(path), limits, names, password, labels or {})
     except (BrokenPipeError, ConnectionResetError):
         pass  # the parent stopped listening (time limit, Cancel): nothing left to tell it
     finally:
@@ -106,7 +108,7 @@ def _child(conn: Connection, extractor: Extractor, path: str, limits: Limits, na
 
 
 def _read(conn: Connection, extractor: Extractor, path: Path, limits: Limits, names: list[str],
-          password: str | None = None) -> None:
+          password: str | None = None, labels: dict[int, str] | None = None) -> None:
     conn.send(("ready",))
     sent = 0
     title = ""
@@ -121,7 +123,7 @@ def _read(conn: Connection, extractor: Extractor, path: Path, limits: Limits, na
             conn.send(("title", title))
 
     run = _Run(limits=limits, progress=lambda p: conn.send(("progress", p)), names=list(names), in_child=True,
-               password=password)
+               password=password, labels=dict(labels or {}))
     _RUN.set(run)
     try:
         _limit_memory(limits.max_memory_mb)
@@ -171,7 +173,7 @@ def isolated_segments(extractor: Extractor, path: Path, run: _Run) -> Iterator[S
     receiver, sender = ctx.Pipe(duplex=False)
     blocked = [name for name, module in sys.modules.items() if module is None]
     proc = ctx.Process(target=_child, args=(sender, extractor, str(path), limits, list(run.names),
-                                            dict(os.environ), blocked, run.password),
+                                            dict(os.environ), blocked, run.password, dict(run.labels)),
                        name="assistant-reader", daemon=True)
     try:
         proc.start()
@@ -195,7 +197,7 @@ def isolated_segments(extractor: Extractor, path: Path, run: _Run) -> Iterator[S
                 reason = (f"gave up after {limits.max_seconds:g} s (time limit); {raise_hint('max_seconds')}"
                           + ("; the rest was not read" if read_any else ""))
                 if read_any:
-                    run.problems.append(InputError("/".join(run.names), reason))
+                    run.problems.append(InputError(run.where(), reason))
                     return
                 raise InputError(str(path), reason)
             wait = _POLL_SECONDS if limits.max_seconds <= 0 else min(_POLL_SECONDS, limits.max_seconds - waited)
@@ -229,7 +231,7 @@ def isolated_segments(extractor: Extractor, path: Path, run: _Run) -> Iterator[S
                     raise PasswordRequired(str(path), message[2], wrong=message[4])
                 reason = message[2] if message[1] == "input" else _memory_reason(limits)
                 if read_any and message[1] == "memory":
-                    run.problems.append(InputError("/".join(run.names), reason + "; the rest was not read"))
+                    run.problems.append(InputError(run.where(), reason + "; the rest was not read"))
                     return
                 raise InputError(str(path), reason)
     finally:

@@ -1,5 +1,6 @@
 """Outlook ``.msg`` files with extract-msg, an optional extra: extract-msg is GPL-3.0, so it is never
-installed by default (``pip install 'assistant[msg]'``). Without it, ``.msg`` files are reported."""
+installed by default (``bash packaging/install.sh --with msg``). Without it, ``.msg`` files are reported with
+the command that installs it into this install (:mod:`assistant.documents.extras`)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from assistant.documents.base import Extractor, current_limits, nested_segments, register, report
+from assistant.documents.extras import missing_extra
 from assistant.errors import InputError
 from assistant.records import Attachment, Message, Segment
 
-MISSING = ("Outlook .msg files need the optional msg extra (extract-msg, GPL-3.0): "
-           "install it with  pip install 'assistant[msg]'")
+
+def missing() -> str:
+    """Why a ``.msg`` file is not read without extract-msg, and the command that installs it here."""
+    return missing_extra("Outlook .msg files", "msg", "extract-msg", "GPL-3.0")
 
 
 def _head(message: Any) -> str:
@@ -50,7 +54,7 @@ def _open(path: Path) -> Any:
     try:
         import extract_msg
     except ImportError as exc:
-        raise InputError(str(path), MISSING) from exc
+        raise InputError(str(path), missing()) from exc
     logging.getLogger("extract_msg").setLevel(logging.ERROR)  # it logs every unknown property
     try:
         return extract_msg.openMsg(str(path))

@@ -1,5 +1,6 @@
 """TNEF (``winmail.dat``, ``.tnef``) with tnefparse, an optional extra: tnefparse is LGPL-3.0, kept
-out of the default install (``pip install 'assistant[tnef]'``). Without it, TNEF files are reported."""
+out of the default install (``bash packaging/install.sh --with tnef``). Without it, TNEF files are reported
+with the command that installs it into this install (:mod:`assistant.documents.extras`)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from assistant.documents.base import Extractor, current_limits, nested_segments, register, report
+from assistant.documents.extras import missing_extra
 from assistant.documents.mime.html import html_to_text
 from assistant.documents.text import decode
 from assistant.errors import InputError
 from assistant.records import Segment
 
 SIGNATURE = b"\x78\x9f\x3e\x22"
-MISSING = ("TNEF (winmail.dat) files need the optional tnef extra (tnefparse, LGPL-3.0): "
-           "install it with  pip install 'assistant[tnef]'")
+
+
+def missing() -> str:
+    """Why a TNEF file is not read without tnefparse, and the command that installs it here."""
+    return missing_extra("TNEF (winmail.dat) files", "tnef", "tnefparse", "LGPL-3.0")
 
 
 def _text(value: bytes | str | None) -> str:
@@ -41,7 +46,7 @@ class TnefExtractor(Extractor):
         try:
             from tnefparse import TNEF
         except ImportError as exc:
-            raise InputError(str(path), MISSING) from exc
+            raise InputError(str(path), missing()) from exc
         try:
             tnef = TNEF(data)
         except Exception as exc:  # noqa: BLE001  (tnefparse raises many types on broken input)

@@ -29,6 +29,7 @@ from assistant.gui.sources_list import FittedList, OtherPassages, source_item
 from assistant.gui.tasks import Emit, Task, TaskRunner
 from assistant.records import Answer, Retract, Source, TokenText
 from assistant.service import Session
+from assistant.text.tokens import history_note
 from assistant.ttrag.conversation import Conversation, Turn
 
 #: How an answer that is not a plain one was made, in the words shown under it.
@@ -132,18 +133,20 @@ class AskPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(split)
 
-    def set_session(self, session: Session | None, description: str) -> None:
+    def set_session(self, session: Session | None, description: str, *, new_conversation: bool = False) -> None:
         """A new context: a running ask belongs to the old one and is stopped; an earlier answer stays on
-        screen, marked as being about the previous context."""
+        screen, marked as being about the previous context. The conversation goes on while the context keeps
+        one of the documents it was about; ``new_conversation`` starts a new one all the same."""
         for task in self.runner.running("ask"):
             self.runner.cancel(task.id)
         self.session = session
         self.context_label.setText(description)
         if session is not None:
             sources = frozenset(d.source for d in session.context.documents)
-            # files added to what was open (an amendment beside its contract) continue the conversation;
-            # anything else (another message, files closed) starts a new one: "it" would mean something else
-            if self.conversation.turns and not self._context_sources <= sources:
+            # a file added beside what was open (an amendment beside its contract), or one of two closed or
+            # unticked, continues the conversation; a context with none of its documents (other files, another
+            # message) starts a new one: "it" would mean something else
+            if self.conversation.turns and (new_conversation or not self._context_sources & sources):
                 self.conversation.clear()
                 self._render_history(0)
                 self._update_conversation_buttons()
@@ -335,10 +338,7 @@ class AskPanel(QWidget):
         dropped = self._dropped_turns()
         self.history_note.setVisible(dropped > 0)
         if dropped:
-            self.history_note.setText(
-                f"\u26A0 The oldest {dropped} question{'s are' if dropped > 1 else ' is'} no longer sent to the model "
-                f"(the history is bounded to {self.conversation.max_history_tokens} tokens): follow-ups can only "
-                "refer to the newer ones. New conversation starts afresh.")
+            self.history_note.setText(f"\u26A0 {history_note(dropped, self.conversation.max_history_tokens)}")
 
     def _dropped_turns(self) -> int:
         if not self.conversation.turns or self.session is None:

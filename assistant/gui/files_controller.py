@@ -1,5 +1,6 @@
-"""The open files: choosing, adding and removing the local files the Ask panel asks about. Each file is read
-once, in the background; a password-protected one is asked for its password and read again."""
+"""The open files: choosing, adding, removing, ticking and unticking the local files the Ask panel asks about.
+Each file is read once, in the background; a password-protected one is asked for its password and read again.
+What is asked about (these files beside a message) is :mod:`assistant.gui.ask_context`'s."""
 
 from __future__ import annotations
 
@@ -9,26 +10,35 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from assistant.documents import supported_suffixes
+from assistant.gui.ask_context import AskContext
 from assistant.gui.draft_panel import MailFile
 from assistant.gui.file_dialogs import open_file_names
-from assistant.gui.open_files import OpenedFiles, ask_password, failure_sentence, open_more
+from assistant.gui.open_files import OpenedFiles, ask_password, open_more
 from assistant.gui.window_layout import WindowLayout
 from assistant.records import Document
 from assistant.text.plural import count_of
 
 
 class FilesController(QObject):
-    """The files open in ``ui``'s Ask panel: :attr:`open_docs` (read, by path; never read twice) and
-    :attr:`open_failures` (could not be read: the reason). :attr:`changed` is emitted when they change."""
+    """The files open in ``ui``'s Ask panel: :attr:`open_docs` (read, by path; never read twice),
+    :attr:`open_failures` (could not be read: the reason) and :attr:`left_out` (read, but unticked: not asked
+    about). :attr:`changed` is emitted when they change; ``asking`` is told which files are asked about."""
 
     changed = Signal()
 
-    def __init__(self, ui: WindowLayout) -> None:
+    def __init__(self, ui: WindowLayout, asking: AskContext) -> None:
         super().__init__(ui)
         self.ui = ui
+        self.asking = asking
         self.open_docs: dict[str, Document] = {}
         self.open_failures: dict[str, str] = {}
+        self.left_out: set[str] = set()
         self.mail_files: dict[str, MailFile] = {}  # the saved messages open (.eml, .msg): a reply is offered
+        ui.ask_panel.files.ticked.connect(self.tick)
+
+    def ticked_documents(self) -> list[Document]:
+        """The open files asked about (ticked), in the order they were opened."""
+        return [d for path, d in self.open_docs.items() if path not in self.left_out]
 
     def choose_files(self) -> None:
         """The file dialog, opening in the folder files were last opened from."""
@@ -54,22 +64,32 @@ class FilesController(QObject):
                      f"Reading {count_of(len(new), 'file')}\u2026")
 
     def close_files(self, paths: Sequence[str]) -> None:
-        """Remove ``paths`` from the open files; the others are not read again."""
+        """Remove ``paths`` from the open files; the others are not read again, and the conversation goes on
+        about them (the passages of a closed file are no longer searched; the answers that cited them stay)."""
         for path in paths:
             self.open_docs.pop(path, None)
             self.open_failures.pop(path, None)
             self.mail_files.pop(path, None)
+            self.left_out.discard(path)
         self._offer_reply(None)
-        if not self.open_docs:
-            self.ui.ask_panel.files.show_files({}, self.open_failures)
-            self.ui.ask_panel.set_session(None, "No file open: open a file (Ctrl+O) or select a message.")
-            self.changed.emit()
+        self.ui.ask_panel.files.show_files(self.open_docs, self.open_failures, left_out=self.left_out)
+        self.asking.set_files(self.ticked_documents())
+        self.changed.emit()
+
+    def tick(self, path: str, on: bool) -> None:
+        """Take the open file ``path`` into the questions (``on``) or leave it out; the conversation goes on."""
+        if path not in self.open_docs or (path not in self.left_out) == on:
             return
-        self._reopen([], "Closing files\u2026")
+        if on:
+            self.left_out.discard(path)
+        else:
+            self.left_out.add(path)
+        self.asking.set_files(self.ticked_documents())
+        self.changed.emit()
 
     def _reopen(self, new: list[str], description: str, passwords: dict[str, str] | None = None) -> None:
-        store, kept = self.ui.store, list(self.open_docs.values())
-        self.ui.ask_panel.files.show_files(self.open_docs, self.open_failures, new)
+        store, kept = self.ui.store, self.ticked_documents()
+        self.ui.ask_panel.files.show_files(self.open_docs, self.open_failures, new, self.left_out)
         self.ui.ask_panel.set_session(None, description)
         self.ui.runner.start("context", "Opening files",
                              lambda emit, cancel: open_more(store, new, kept, emit, cancel, passwords),
@@ -105,22 +125,10 @@ class FilesController(QObject):
         self.mail_files.update((m.path, m) for m in new)
         self._offer_reply(new[-1] if new else None)
         panel = self.ui.ask_panel
-        panel.files.show_files(self.open_docs, self.open_failures)
-        session = opened.session
-        lines = []
-        if session is not None:
-            ctx = session.context
-            files = ", ".join(Path(d.source).name for d in ctx.documents)
-            words = sum(len(d.text.split()) for d in ctx.documents)
-            lines.append(f"Asking about {files} (about {words:,} words).")
-            panel.context_label.setToolTip(f"{len(ctx.chunks)} passages, {ctx.n_tokens:,} tokens")
-        for path, reason in opened.failed.items():
-            lines.append(f"\u2716 {failure_sentence(path, reason)}")
-        if session is None:
-            lines.append("None of the files could be read.")
-        panel.set_session(session, "\n".join(lines))
+        panel.files.show_files(self.open_docs, self.open_failures, left_out=self.left_out)
+        self.asking.opened(opened.session, self.ticked_documents(), opened.failed)
         self.changed.emit()
-        if session is not None:
+        if opened.session is not None:
             panel.question.setFocus()  # the next thing a person does is type the question
         if opened.locked:
             self._unlock(opened.locked)

@@ -4,51 +4,58 @@ waiting for a server."""
 
 from __future__ import annotations
 
-import threading
-
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QTreeWidgetItem
 
 from assistant.accounts import load_accounts
-from assistant.documents.mime.attachments import attachment_documents, evidence_documents
 from assistant.errors import AssistantError
 from assistant.gui.account_dialog import AccountDialog
+from assistant.gui.ask_context import AskContext, MessagePart
 from assistant.gui.mail_gist import GistQueue
 from assistant.gui.mail_list import MessageRow, load_rows
 from assistant.gui.mail_sync import MailWatch, SyncOutcome, sync_all
 from assistant.gui.notify import NewMailNotifier
-from assistant.gui.tasks import Emit
+from assistant.gui.tasks import Task
 from assistant.gui.window_layout import WindowLayout
 from assistant.mail.gists import Gist
+from assistant.mail.sync import SyncResult, synced_text
 from assistant.mail.watch import NewMessage
-from assistant.service import ModelStore, Session
 from assistant.text.plural import count_of
 
 ACCOUNT_ROLE = Qt.ItemDataRole.UserRole
 ADD_ACCOUNT_HREF = "add-account"  # the status bar's link that opens the Add account dialog
 ADD_ACCOUNT_LINK = f"<a href='{ADD_ACCOUNT_HREF}'>add one</a> (File \u2192 Add account)"
+STOP_GISTS_HREF = "stop-gists"  # the status bar's link that stops reading attachments for their gist
+RELOAD_MS = 150  # a watched folder's sync and the new mail it found reload the list once, not twice
 
 
-def open_message(store: ModelStore, row: MessageRow, emit: Emit,
-                 cancel: threading.Event) -> tuple[Session, dict[str, str]]:
-    """A session over the message and its readable attachments; skipped ones with their reasons."""
-    documents = evidence_documents(row.message, row.ref.id)
-    attached, skipped = attachment_documents(row.message, row.ref.id)
-    return Session(store, documents + attached, emit=emit), {s.attachment.filename: s.reason for s in skipped}
+def where(result: SyncResult) -> str:
+    return f"{result.account}/{result.folder}"
 
 
 class MailController(QObject):
     """Mail in ``ui``: :attr:`has_accounts`, the last :attr:`sync_outcome`, the :attr:`watch` on new mail, its
-    :attr:`notifier` and the :attr:`gists` of new attachments. :attr:`accounts_changed` is emitted when the
-    accounts were (re)loaded."""
+    :attr:`notifier` and the :attr:`gists` of mail with attachments; a message selected is asked about through
+    ``asking``. :attr:`accounts_changed` is emitted when the accounts were (re)loaded.
+
+    :attr:`watch_off` is True once the person unticked Mail \u2192 Watch for new mail: adding an account then
+    leaves the watch off (as it stays on, restarted to take the new account in, when it is on)."""
 
     accounts_changed = Signal()
 
-    def __init__(self, ui: WindowLayout) -> None:
+    def __init__(self, ui: WindowLayout, asking: AskContext) -> None:
         super().__init__(ui)
         self.ui = ui
+        self.asking = asking
         self.has_accounts = False
         self.sync_outcome: SyncOutcome | None = None
+        self.watch_off = False
+        self._watch_after_sync: Task | None = None  # the sync after which watching starts (an account was added)
+        self._reload = QTimer(self)
+        self._reload.setSingleShot(True)
+        self._reload.setInterval(RELOAD_MS)
+        self._reload.timeout.connect(self.load_mail)
+        ui.runner.ended.connect(self._sync_ended)
         self.notifier = NewMailNotifier(ui.banner, icon=ui.windowIcon(), parent=ui)
         self.notifier.ask_requested.connect(self.ask_about)
         self.notifier.draft_requested.connect(self.draft_about)
@@ -56,7 +63,10 @@ class MailController(QObject):
         self.gists.ready.connect(self._gist_ready)
         self.gists.failed.connect(lambda new, why: self.ui.notice.setText(
             f"No gist for \u201c{new.subject}\u201d: {why}"))
+        self.gists.pending.connect(self._gists_pending)
+        ui.gist_label.linkActivated.connect(lambda _link: self.gists.stop_reading())
         self.watch = MailWatch(ui.cache, ui.pending, ui)
+        self.watch.synced.connect(self._watch_synced)
         self.watch.arrived.connect(self._mail_arrived)
         self.watch.problem.connect(self._watch_problem)
         self.watch.delivered.connect(lambda _: self.show_pending())
@@ -111,49 +121,59 @@ class MailController(QObject):
                              on_error=lambda exc: self.ui.notice.setText(f"Could not read the mail cache: {exc}"))
 
     def select_message(self, row: MessageRow) -> None:
+        """Show ``row`` and ask about it: the message, its attachments and the ticked open files."""
         self.ui.message_view.show_row(row)
         self.ui.draft_panel.set_message(row)
-        self.ui.ask_panel.set_session(None, f"Reading the message \u201c{row.message.subject}\u201d\u2026")
-        store = self.ui.store
-        self.ui.runner.start("context", "Reading the message",
-                             lambda emit, cancel: open_message(store, row, emit, cancel),
-                             lambda outcome: self._message_opened(row, outcome), on_error=self.ui.context_error)
+        self.asking.select_message(row, self._message_read)
 
-    def _message_opened(self, row: MessageRow, outcome: tuple[Session, dict[str, str]]) -> None:
-        session, skipped = outcome
-        self.ui.message_view.set_statuses(skipped)
-        n = len(session.context.documents) - 1
-        extra = f" and {count_of(n, 'attachment')}" if n else ""
-        self.ui.ask_panel.set_session(session, f"Asking about the message \u201c{row.message.subject}\u201d{extra}.")
+    def _message_read(self, part: MessagePart) -> None:
+        self.ui.message_view.set_statuses(part.skipped)
 
     def add_account(self) -> None:
+        """The Add account dialog; a new account is synced at once, then watched as after a restart (unless
+        the person turned watching off)."""
         dialog = AccountDialog(self.ui)
         if dialog.exec() and dialog.account is not None:
             self.reload_accounts()
-            self.sync()
+            self._watch_after_sync = self.sync()
+            if self._watch_after_sync is None:
+                self._watch_again()
 
     # -- sync -----------------------------------------------------------------------------------------
-    def sync(self) -> None:
+    def sync(self) -> Task | None:
         """Fetch new mail for every account in the background; without an account there is nothing to fetch,
-        and the status bar says so with a link to add one (a sync of nothing read as a success)."""
+        and the status bar says so with a link to add one (a sync of nothing read as a success). Returns the
+        task (None without an account)."""
         if not self.has_accounts:
             self.ui.notice.setText(f"Nothing to sync: no mail account is set up yet; {ADD_ACCOUNT_LINK}.")
-            return
+            return None
         cache, pending = self.ui.cache, self.ui.pending
         self.ui.sync_action.setEnabled(False)
-        self.ui.runner.start("sync", "Syncing mail", lambda emit, cancel: sync_all(cache, emit, cancel, pending),
-                             self._synced, on_error=self._sync_failed)
+        return self.ui.runner.start("sync", "Syncing mail",
+                                    lambda emit, cancel: sync_all(cache, emit, cancel, pending),
+                                    self._synced, on_error=self._sync_failed)
+
+    def _sync_ended(self, task: Task) -> None:
+        """After the sync that followed a new account (done, failed or stopped), watch: the watch's first sync of
+        each folder then finds it synced, and what arrives from now on is new mail."""
+        if self._watch_after_sync is not None and task.id == self._watch_after_sync.id:
+            self._watch_after_sync = None
+            self._watch_again()
+
+    def _watch_again(self) -> None:
+        if not self.watch_off:
+            self.start_watching()
 
     def _synced(self, outcome: SyncOutcome) -> None:
         self.sync_outcome = outcome
         self.ui.sync_action.setEnabled(True)
         self.ui.offline.setVisible(bool(outcome.unreachable))
-        new = sum(len(r.new_uids) for r in outcome.results)
-        saved = f"; {count_of(len(outcome.delivered), 'waiting draft')} saved to Drafts" if outcome.delivered else ""
         self.ui.notice.setText("; ".join(outcome.errors) if outcome.errors else
-                               f"Synced: {count_of(new, 'new message')}{saved}.")
+                               synced_text(outcome.results, delivered=len(outcome.delivered)))
         self.show_pending()
         self.load_mail()
+        if self.ui.store.settings.mail.gist:
+            self.gists.add_synced(outcome.results)
 
     def _sync_failed(self, exc: BaseException) -> None:
         self.ui.sync_action.setEnabled(True)
@@ -167,6 +187,8 @@ class MailController(QObject):
         return n
 
     def set_watching(self, on: bool) -> None:
+        """Mail \u2192 Watch for new mail, ticked or unticked by the person."""
+        self.watch_off = not on
         if not on:
             self.watch.stop()
         elif not self.start_watching():
@@ -183,12 +205,35 @@ class MailController(QObject):
         if ended and not self.watch.watching:
             self.ui.watch_action.setChecked(False)
 
+    def _watch_synced(self, result: SyncResult) -> None:
+        """A watched folder was synced (its first sync too, whose messages are not told as new mail): the list
+        follows, and what it fetched gets its gist."""
+        if result.new_uids or result.removed_uids:
+            self._reload.start()
+        if result.new_uids:
+            self.ui.notice.setText(f"Synced {where(result)}: {count_of(len(result.new_uids), 'new message')}.")
+            if self.ui.store.settings.mail.gist:
+                self.gists.add_synced([result])
+
     def _mail_arrived(self, messages: list[NewMessage]) -> None:
-        self.load_mail()
+        self._reload.start()
+        if messages:
+            last = messages[-1]
+            folder = f"{last.ref.account}/{last.ref.folder}"
+            what = f"\u201c{last.subject or '(no subject)'}\u201d from {last.sender or '(unknown sender)'}" \
+                if len(messages) == 1 else count_of(len(messages), "new message")
+            self.ui.notice.setText(f"New mail in {folder}: {what}.")
         if self.ui.store.settings.mail.notify:
             self.notifier.notify(messages)
         if self.ui.store.settings.mail.gist:
             self.gists.add(messages)
+
+    def _gists_pending(self, left: int) -> None:
+        """The status bar says how many messages still wait for their attachments' gist, with Stop."""
+        label = self.ui.gist_label
+        label.setText(f"Reading attachments: {count_of(left, 'message')} left "
+                      f"(<a href='{STOP_GISTS_HREF}'>stop</a>)" if left else "")
+        label.setVisible(left > 0)
 
     def _gist_ready(self, new: NewMessage, gist: Gist) -> None:
         self.ui.messages.set_gist(new.id, gist)

@@ -1,6 +1,7 @@
 """Message list: a table model over the local mail cache (new, attachment, sender, subject, date), a filter, and
 grouping by conversation (References / In-Reply-To, :mod:`assistant.mail.threads`). A message whose attachments
-have a gist (:mod:`assistant.mail.gists`) shows it after its subject, its sources in the tooltip."""
+have a gist (:mod:`assistant.mail.gists`) shows it on a second line under its subject, across the whole Subject
+column (after the subject on the same line it was cut away with the subject's end), its sources in the tooltip."""
 
 from __future__ import annotations
 
@@ -13,16 +14,23 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QRect,
+    QSize,
     QSortFilterProxyModel,
     Qt,
     Signal,
 )
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -37,7 +45,8 @@ from assistant.records import Message
 COLUMNS = ("\u25CF", "+", "From", "Subject", "Date")  # new, attachments: narrow marks, named in tooltips
 FROM_SHARE = 0.4  # of the width left beside the marks and the date; Subject gets the rest
 REPLY_MARK = "\u21B3 "  # before the subject of a conversation's later messages, when grouped
-GIST_MARK = "  \u2014  "  # between a subject and its attachments' gist
+GIST_ROLE = Qt.ItemDataRole.UserRole + 1  # the Subject column's second line: the attachments' gist
+GIST_SCALE = 0.9  # the gist line's type, against the subject's
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -149,8 +158,7 @@ class MessageTableModel(QAbstractTableModel):
             if col == 2:
                 return m.sender
             if col == 3:
-                gist = row.gist.text if row.gist is not None and row.gist.text else ""
-                return self.subject_text(index.row()) + (GIST_MARK + gist if gist else "")
+                return self.subject_text(index.row())
             return m.date.strftime("%Y-%m-%d %H:%M") if m.date else ""
         if role == Qt.ItemDataRole.AccessibleTextRole:
             flags = ("new, " if row.new else "") + ("with attachments, " if m.attachments else "")
@@ -165,7 +173,69 @@ class MessageTableModel(QAbstractTableModel):
             return row.gist.cited()
         if role == Qt.ItemDataRole.UserRole:
             return row
+        if role == GIST_ROLE and col == 3:
+            return row.gist.text if row.gist is not None and row.gist.text else None
         return None
+
+
+class SubjectDelegate(QStyledItemDelegate):
+    """The Subject column: a row whose message has a gist is two lines high, the subject on the first and the
+    gist under it in smaller, muted type, each shortened at its end to the column's width (the whole gist and
+    its sources are in the tooltip); other rows are drawn as usual."""
+
+    @staticmethod
+    def gist_font(font: QFont) -> QFont:
+        small = QFont(font)
+        if font.pointSizeF() > 0:
+            small.setPointSizeF(font.pointSizeF() * GIST_SCALE)
+        else:
+            small.setPixelSize(max(1, round(font.pixelSize() * GIST_SCALE)))
+        return small
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+        size = super().sizeHint(option, index)
+        if index.data(GIST_ROLE):
+            size.setHeight(size.height() + QFontMetrics(self.gist_font(option.font)).lineSpacing())
+        return size
+
+    def lines(self, option: QStyleOptionViewItem, index: _Index) -> tuple[QRect, str, QRect, str]:
+        """Where the subject and the gist go in the cell and the words shown there (shortened to fit)."""
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        area = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        small = QFontMetrics(self.gist_font(opt.font))
+        top = QRect(area.left(), area.top(), area.width(), area.height() - small.lineSpacing())
+        bottom = QRect(area.left(), top.bottom() + 1, area.width(), small.lineSpacing())
+        width = max(0, area.width() - 2)
+        subject = QFontMetrics(opt.font).elidedText(opt.text, Qt.TextElideMode.ElideRight, width)
+        gist = small.elidedText(str(index.data(GIST_ROLE) or ""), Qt.TextElideMode.ElideRight, width)
+        return top, subject, bottom, gist
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        if not index.data(GIST_ROLE):
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        top, subject, bottom, gist = self.lines(option, index)
+        opt.text = ""  # the background, selection and focus only
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        palette: QPalette = opt.palette
+        text = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        muted = text if selected else palette.color(QPalette.ColorRole.PlaceholderText)
+        painter.save()
+        painter.setFont(opt.font)
+        painter.setPen(text)
+        painter.drawText(top, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), subject)
+        painter.setFont(self.gist_font(opt.font))
+        painter.setPen(muted)
+        painter.drawText(bottom, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), gist)
+        painter.restore()
 
 
 class MessageFilter(QSortFilterProxyModel):
@@ -223,6 +293,14 @@ class MessageListPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
+        self.subjects = SubjectDelegate(self.table)
+        self.table.setItemDelegateForColumn(3, self.subjects)
+        # a row with a gist is two lines high: set where rows come (ResizeToContents measured every row of the
+        # list at each change: 7 s for 3,000 messages); the heights follow their rows through the filter
+        self.proxy.modelReset.connect(lambda: self._fit_rows())
+        self.proxy.layoutChanged.connect(lambda *_: self._fit_rows())
+        self.proxy.rowsInserted.connect(lambda _parent, first, last: self._fit_rows(first, last))
+        self.proxy.dataChanged.connect(lambda top, bottom, *_: self._fit_rows(top.row(), bottom.row()))
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)
         self.table.setTabKeyNavigation(False)  # Tab leaves the list (arrows move in it): no keyboard trap
@@ -280,6 +358,17 @@ class MessageListPanel(QWidget):
         if event.type() == QEvent.Type.Resize:
             self._fit_columns()
         return False
+
+    def _fit_rows(self, first: int = 0, last: int | None = None) -> None:
+        """Give rows ``first``..``last`` (of the filtered list) their height: two lines with a gist, else one."""
+        header = self.table.verticalHeader()
+        one = header.defaultSectionSize()
+        two = one + QFontMetrics(SubjectDelegate.gist_font(self.table.font())).lineSpacing()
+        last = self.proxy.rowCount() - 1 if last is None else min(last, self.proxy.rowCount() - 1)
+        for i in range(first, last + 1):
+            height = two if self.proxy.index(i, 3).data(GIST_ROLE) else one
+            if header.sectionSize(i) != height:
+                header.resizeSection(i, height)
 
     def _fit_columns(self) -> None:
         header = self.table.horizontalHeader()

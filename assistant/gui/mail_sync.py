@@ -56,11 +56,14 @@ def sync_all(cache: MailCache, emit: Emit, cancel: threading.Event,
 class MailWatch(QObject):
     """Watches folders for new mail (:mod:`assistant.mail.watch`: each folder on its own connection and thread).
 
-    The folder threads never touch a widget: they emit :attr:`arrived` (a list of
-    :class:`~assistant.mail.watch.NewMessage`), :attr:`problem` (the message, and whether that folder's watch
-    ended) and :attr:`delivered`; this object lives on the GUI thread, so Qt queues those to it.
+    The folder threads never touch a widget: they emit :attr:`synced` (the
+    :class:`~assistant.mail.sync.SyncResult` of each sync of a folder, its first included, whose messages are
+    not new mail), :attr:`arrived` (a list of :class:`~assistant.mail.watch.NewMessage`), :attr:`problem` (the
+    message, and whether that folder's watch ended) and :attr:`delivered`; this object lives on the GUI thread,
+    so Qt queues those to it.
     """
 
+    synced = Signal(object)  # SyncResult
     arrived = Signal(object)  # list[NewMessage]
     problem = Signal(str, bool)  # what went wrong, whether the folder is no longer watched
     delivered = Signal(object)  # list[Delivered]
@@ -90,7 +93,7 @@ class MailWatch(QObject):
             watches = plan_watches(accounts, watched, connector)
         if not watches:
             return 0
-        self.watcher = Watcher(watches, self.cache, on_new=self._new, on_problem=self._problem,
+        self.watcher = Watcher(watches, self.cache, on_new=self._new, on_sync=self._synced, on_problem=self._problem,
                                pending=self.pending, on_delivered=self._delivered, **self.options).start()
         return len(watches)
 
@@ -107,6 +110,9 @@ class MailWatch(QObject):
             signal.emit(*args)  # type: ignore[attr-defined]
         except RuntimeError:  # the window closed while a folder thread was reporting
             pass
+
+    def _synced(self, result: SyncResult) -> None:
+        self._send(self.synced, result)
 
     def _new(self, messages: list[NewMessage]) -> None:
         self._send(self.arrived, messages)

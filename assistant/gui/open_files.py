@@ -1,10 +1,11 @@
-"""Open files of the Ask panel: each file with what became of it (read, or the reason it was not); add, remove."""
+"""Open files of the Ask panel: each file with what became of it (read, or the reason it was not), a read one with
+a checkbox that takes it into the questions or leaves it out; add, remove."""
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from assistant.records import Document, Message, Progress
 from assistant.service import ModelStore, Session, read_files
 
 PATH_ROLE = Qt.ItemDataRole.UserRole
+TICK_TIP = "Ticked: the questions are about this file. Untick it to leave it out without closing it."
 _WRAPPED = re.compile(r"^(?P<head>[^(]*?)\s*\((?P<inner>.*)\)\s*\.?$", re.DOTALL)
 
 
@@ -109,10 +111,12 @@ def ask_password(parent: QWidget | None, path: str, wrong: bool) -> str | None:
 
 
 class OpenFilesList(QWidget):
-    """The list of open files; the window owns what they hold and asks to add or remove through signals."""
+    """The list of open files; the window owns what they hold and asks to add or remove through signals, and
+    hears through :attr:`ticked` when a file's checkbox takes it into the questions or leaves it out."""
 
     add_requested = Signal()
     remove_requested = Signal(list)  # the paths to close
+    ticked = Signal(str, bool)  # a read file's path, whether it is asked about now
     draft_requested = Signal()  # "Draft a reply" to the saved message open
     MAX_ROWS = 4  # files listed before the list scrolls
 
@@ -121,11 +125,13 @@ class OpenFilesList(QWidget):
         self.list = FittedList(self.MAX_ROWS)  # a long reason wraps instead of running off behind a scroll bar
         self.list.setAccessibleName("Open files")
         self.list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
+        self.list.itemChanged.connect(self._item_changed)
         self.add_button = QPushButton("Add files\u2026")
         self.add_button.setToolTip("Open more files; the questions are then about all of them (Ctrl+O)")
         self.add_button.clicked.connect(self.add_requested)
         self.remove_button = QPushButton("Remove")
-        self.remove_button.setToolTip("Close the selected files; the questions are then about the others")
+        self.remove_button.setToolTip("Close the selected files; the questions are then about the others and the "
+                                      "conversation goes on")
         self.remove_button.clicked.connect(self._remove_selected)
         self.draft_button = QPushButton("Draft a reply")
         self.draft_button.setToolTip("Draft a reply to the saved message, grounded in its attachments (Ctrl+D)")
@@ -145,16 +151,22 @@ class OpenFilesList(QWidget):
         column.addWidget(self.list)
         self.setVisible(False)
 
-    def show_files(self, read: dict[str, Document], failed: dict[str, str], reading: Sequence[str] = ()) -> None:
-        """One line per file: read (with its size in passages' words), being read, or the reason it failed."""
+    def show_files(self, read: dict[str, Document], failed: dict[str, str], reading: Sequence[str] = (),
+                   left_out: Collection[str] = ()) -> None:
+        """One line per file: read (with its size in passages' words and a checkbox, ticked unless the file is
+        in ``left_out``), being read, or the reason it failed."""
+        self.list.blockSignals(True)  # filling the list is not the person ticking
         self.list.clear()
         for path, document in read.items():
             words = len(document.text.split())
-            self._add(path, f"\u2714 {Path(path).name} ({words:,} words)")
+            item = self._add(path, f"{Path(path).name} ({words:,} words)", TICK_TIP)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked if path in left_out else Qt.CheckState.Checked)
         for path in reading:
             self._add(path, f"\u2026 {Path(path).name} (reading)")
         for path, reason in failed.items():
             self._add(path, f"\u2716 {Path(path).name} \u2014 not read: {plain_reason(reason)}", reason)
+        self.list.blockSignals(False)
         self.list.fit()
         self.setVisible(self.list.count() > 0)
         self.remove_button.setEnabled(bool(read or failed))
@@ -162,11 +174,23 @@ class OpenFilesList(QWidget):
     def paths(self) -> list[str]:
         return [str(self.list.item(i).data(PATH_ROLE)) for i in range(self.list.count())]
 
-    def _add(self, path: str, text: str, detail: str = "") -> None:
+    def ticked_paths(self, *, ticked: bool = True) -> list[str]:
+        """The read files whose checkbox is ticked (or, ``ticked=False``, every read file)."""
+        items = (self.list.item(i) for i in range(self.list.count()))
+        return [str(item.data(PATH_ROLE)) for item in items if item.flags() & Qt.ItemFlag.ItemIsUserCheckable
+                and (not ticked or item.checkState() == Qt.CheckState.Checked)]
+
+    def _add(self, path: str, text: str, detail: str = "") -> QListWidgetItem:
         item = QListWidgetItem(text)
+        item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)  # only a file read has a checkbox
         item.setToolTip(f"{path}\n{detail}" if detail else path)
         item.setData(PATH_ROLE, path)
         self.list.addItem(item)
+        return item
+
+    def _item_changed(self, item: QListWidgetItem) -> None:
+        if item.flags() & Qt.ItemFlag.ItemIsUserCheckable:
+            self.ticked.emit(str(item.data(PATH_ROLE)), item.checkState() == Qt.CheckState.Checked)
 
     def _remove_selected(self) -> None:
         paths = [str(item.data(PATH_ROLE)) for item in self.list.selectedItems()]

@@ -10,6 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 
 from assistant.config import Settings, config_dir
+from assistant.gui.ask_context import AskContext
 from assistant.gui.files_controller import FilesController
 from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
 from assistant.gui.mail_controller import ADD_ACCOUNT_HREF, ADD_ACCOUNT_LINK, MailController
@@ -49,8 +50,9 @@ class MainWindow(WindowLayout):
         guard_singletons()  # before any signal is emitted (see assistant.gui.refcounts)
         super().__init__(store, cache=cache or MailCache(max_bytes=store.settings.mail.cache_mb * MIB),
                          settings=settings or gui_settings(), pending=PendingDrafts())
-        self.files = FilesController(self)
-        self.mail = MailController(self)
+        self.asking = AskContext(self)  # what the Ask panel asks about: a message, the ticked open files
+        self.files = FilesController(self, self.asking)
+        self.mail = MailController(self, self.asking)
         self.privacy = PrivacyControls(self)  # the offline switch in the status bar, the Privacy menu and page
         self.mail_watch = self.mail.watch
         self.notifier = self.mail.notifier
@@ -190,6 +192,8 @@ class MainWindow(WindowLayout):
         self.store = self.store.with_settings(settings)
         self.draft_panel.store = self.store
         self.cache.max_bytes = settings.mail.cache_mb * MIB
+        if not settings.mail.gist:
+            self.mail.gists.stop_reading()  # turned off: what waits for a gist is not read
         if self.mail.watch.watcher is not None and settings.mail.watch != watched:
             self.mail.start_watching()  # the watched folders changed: watch the new ones
         session = self.ask_panel.session

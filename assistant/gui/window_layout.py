@@ -96,9 +96,15 @@ class WindowLayout(QMainWindow):
         self.pending_label = QLabel()
         self.pending_label.setAccessibleName("Drafts waiting for the server")
         self.pending_label.setStyleSheet("color: #a05a00")
+        self.gist_label = QLabel()  # mail waiting for its attachments' gist, with a link that stops it
+        self.gist_label.setAccessibleName("Attachments being read")
+        self.gist_label.setToolTip("The attachments of synced and new mail are read in the background, at the "
+                                   "lowest priority, for the one line on what they are (Settings \u2192 New mail)")
+        self.gist_label.setVisible(False)
         self.notice = QLabel()
         self.notice.setAccessibleName("Status message")
         self.statusBar().addWidget(self.notice, 1)
+        self.statusBar().addPermanentWidget(self.gist_label)
         self.statusBar().addPermanentWidget(self.pending_label)
         self.statusBar().addPermanentWidget(self.offline)
         self.statusBar().addPermanentWidget(self.progress)
