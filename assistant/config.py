@@ -125,8 +125,9 @@ class PipelineOptions:
         answer_decision: what decides whether a reply is stated: ``fitted``, one calibrated probability over
             the reply's signals (:mod:`assistant.ttrag.decision`, fit on the dev halves of every family in
             several wordings; ``min_coverage``, ``min_found_p`` and ``min_yes_p`` are then not used), or
-            ``checks``, the earlier chain (key-term coverage, P(found) and P(yes) bars, the grounding checks).
-            ``fitted`` falls back to ``checks`` when no fitted model is installed.
+            ``checks``, the earlier chain (key-term coverage, P(found) and P(yes) bars, the grounding checks),
+            the default until the fit has enough dev reads to stand on (docs/design.md §7: the loss table's
+            first run gave too few). ``fitted`` falls back to ``checks`` when no fitted model is installed.
         decision_threshold: the fitted decision's operating point; None = the one chosen with the fit.
         whole_sentences: each passage read is widened to whole sentences, a numbered clause to its heading
             (:mod:`assistant.ttrag.passages`); retrieval keeps its chunks.
@@ -151,7 +152,7 @@ class PipelineOptions:
     min_yes_p: float = 0.8
     answer_rules_off: tuple[str, ...] = ()
     translate: bool = True
-    answer_decision: AnswerDecision = "fitted"
+    answer_decision: AnswerDecision = "checks"
     decision_threshold: float | None = None
     whole_sentences: bool = True
 
