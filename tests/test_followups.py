@@ -363,9 +363,9 @@ def test_ask_panel_shows_the_conversation_exports_and_starts_anew(qtbot: object,
     history = panel.history.toPlainText()
     assert "What does late delivery cost?" in history and "0.5%" in history and "Sources: [1] terms.md" in history
     # a 1-token bound keeps only the newest turn (always sent): the first is dropped, and the panel says so
-    assert not panel.history_note.isHidden() and "oldest 1 question is no longer sent" in panel.history_note.text()
+    assert not panel.history_note.isHidden() and "oldest question is no longer used" in panel.history_note.text()
     ask("And are they limited per order?")
-    assert "oldest 2 questions are no longer sent" in panel.history_note.text()
+    assert "oldest 2 questions are no longer used" in panel.history_note.text()
     panel.history.anchorClicked.emit(QUrlFor("source:0:0"))
     assert panel.passage.title.text().startswith("[1] ")
     out = tmp_path / "conversation.md"

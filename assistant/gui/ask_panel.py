@@ -79,7 +79,7 @@ class AskPanel(QWidget):
         self.other_sources.list.itemActivated.connect(self._open_source)
         self.passage = PassageView()
         self.conversation = Conversation()
-        self._context_sources: frozenset[str] = frozenset()  # documents the conversation is about
+        self._asked_about: frozenset[str] = frozenset()  # documents the conversation's questions were asked of
         self.history = QTextBrowser()
         self.history.setAccessibleName("Conversation so far")
         self.history.setOpenLinks(False)
@@ -144,13 +144,15 @@ class AskPanel(QWidget):
         if session is not None:
             sources = frozenset(d.source for d in session.context.documents)
             # a file added beside what was open (an amendment beside its contract), or one of two closed or
-            # unticked, continues the conversation; a context with none of its documents (other files, another
-            # message) starts a new one: "it" would mean something else
-            if self.conversation.turns and (new_conversation or not self._context_sources & sources):
+            # unticked, continues the conversation; a context with none of the documents its questions were
+            # asked of (other files, another message, only the file added since) starts a new one: "it" would
+            # mean something else
+            if self.conversation.turns and (new_conversation or not self._asked_about & sources):
                 self.conversation.clear()
                 self._render_history(0)
                 self._update_conversation_buttons()
-            self._context_sources = sources
+            if not self.conversation.turns:
+                self._asked_about = frozenset()
         if self.answer is not None:
             self.meta.setText("\u26A0 The files or message changed since this answer: it is about what was "
                               "open before. Ask again to use what is open now.")
@@ -195,6 +197,7 @@ class AskPanel(QWidget):
                 self.meta.setText("Nothing to ask about yet: open a file or select a message first.")
             return
         self.clear_answer()
+        self._asked_about |= {d.source for d in session.context.documents}
         self.answer_text.setPlainText("")
         self._render_history(len(self.conversation.turns))
         # the worker reads its own copy: the conversation changes only here, on the GUI thread
@@ -284,6 +287,7 @@ class AskPanel(QWidget):
         """Forget the earlier turns (a running question is stopped): the next question stands alone."""
         self.stop()
         self.conversation.clear()
+        self._asked_about = frozenset()
         self.clear_answer()
         self._render_history(0)
         self._update_conversation_buttons()
