@@ -310,7 +310,8 @@ class Settings:
     models: ModelSettings = field(default_factory=ModelSettings)
     pipeline: PipelineOptions = field(default_factory=PipelineOptions)
     mail: MailSettings = field(default_factory=MailSettings)
-    # What one file may cost to read ([documents] in config.toml; the fields of documents.limits.Limits).
+    # What one file may cost to read, and how much text one question may be asked of ([documents] in
+    # config.toml; the fields of documents.limits.Limits).
     documents: Limits = field(default_factory=Limits)
     privacy: PrivacySettings = field(default_factory=PrivacySettings)
 

@@ -281,6 +281,7 @@ class Session:
         t0 = time.perf_counter()
         self.context: Context = build_context(
             documents, tokenizer, chunk_tokens=store.settings.pipeline.chunk_tokens,
+            max_text_mb=store.settings.documents.max_context_mb,
             progress=lambda stage, done, total: emit(Progress(stage, done, total)))
         self.build_seconds = time.perf_counter() - t0
 

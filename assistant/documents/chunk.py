@@ -15,6 +15,10 @@ _BOUNDARY = re.compile(r"([.!?][\"')\]]?)[ \t]+|\n+")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _MD_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)
 HEADING_PATH = " > "
+# A sentence longer than this (a paragraph with no sentence ends) is tokenized a window at a time: the
+# tokenizer given one 10 MiB string took 20 s and 1.6 GB (it grows faster than the text), where windows of
+# this size cost what the text's sentences would (benchmarks/results/ask_memory.md).
+LONG_SPAN_CHARS = 16_384
 
 
 def markdown_headings(text: str) -> tuple[list[int], list[str], list[str]]:
@@ -69,7 +73,7 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
     """
     spans = sentence_spans(doc.text)
     headings = markdown_headings(doc.text)
-    lengths = token_lengths(tokenizer, [doc.text[s:e] for s, e in spans], progress=progress)
+    lengths = _sentence_lengths(doc.text, spans, tokenizer, progress)
     chunks: list[Chunk] = []
     cur_start: int | None = None
     cur_end = 0
@@ -97,12 +101,20 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
         if new_paragraph and (cur_tokens >= chunk_tokens // 8 or is_heading and not only_headings):
             flush()
         only_headings = only_headings and is_heading
-        if n > chunk_tokens:
+        pieces = None
+        if n is None:  # a sentence too long to count whole: cut it, then see whether it fits one chunk
+            pieces = _split_long(doc.text, start, end, tokenizer, chunk_tokens)
+            if len(pieces) <= 1:
+                n, pieces = (pieces[0][2] if pieces else 0), None
+        elif n > chunk_tokens:
+            pieces = _split_long(doc.text, start, end, tokenizer, chunk_tokens)
+        if pieces is not None:
             flush()
-            for s, e, k in _split_long(doc.text, start, end, tokenizer, chunk_tokens):
+            for s, e, k in pieces:
                 chunks.append(_make(doc, first_id + len(chunks), s, e, k,
                                     _heading(headings, s)))
             continue
+        assert n is not None
         if cur_tokens + n > chunk_tokens:
             flush()
         if cur_start is None:
@@ -129,14 +141,41 @@ def _make(doc: Document, cid: int, start: int, end: int, n_tokens: int, heading:
                  page=doc.page_at(start), n_tokens=n_tokens, heading=heading)
 
 
+def _sentence_lengths(text: str, spans: list[tuple[int, int]], tokenizer: Any,
+                      progress: Callable[[int, int], None] | None) -> list[int | None]:
+    """Token count of each span; None for a span over ``LONG_SPAN_CHARS`` characters, which is never handed
+    to the tokenizer whole (:func:`_split_long` cuts it a window at a time)."""
+    short = [i for i, (s, e) in enumerate(spans) if e - s <= LONG_SPAN_CHARS]
+    counted = token_lengths(tokenizer, [text[spans[i][0]:spans[i][1]] for i in short], progress=progress)
+    lengths: list[int | None] = [None] * len(spans)
+    for i, n in zip(short, counted, strict=True):
+        lengths[i] = n
+    return lengths
+
+
 def _split_long(text: str, start: int, end: int, tokenizer: Any,
                 chunk_tokens: int) -> list[tuple[int, int, int]]:
-    """Cut ``text[start:end]`` every ``chunk_tokens`` tokens, at token boundaries; (start, end, n)."""
-    enc = tokenizer(text[start:end], add_special_tokens=False, return_offsets_mapping=True,
-                    verbose=False)  # a long text is cut here, never fed whole to the model: no length warning
-    offsets = enc["offset_mapping"]
-    out = []
-    for i in range(0, len(offsets), chunk_tokens):
-        piece = offsets[i:i + chunk_tokens]
-        out.append((start + piece[0][0], start + piece[-1][1], len(piece)))
+    """Cut ``text[start:end]`` every ``chunk_tokens`` tokens, at token boundaries; (start, end, n).
+
+    The text is tokenized in windows of at most ``LONG_SPAN_CHARS`` characters, each ending at a space where
+    it has one: tokens never cross a space (BERT's pre-tokenizer splits there), so the cuts are the ones the
+    whole text gives; a window without a space is cut where it ends.
+    """
+    out: list[tuple[int, int, int]] = []
+    pending: list[tuple[int, int]] = []  # offsets of the tokens not yet in a chunk
+    pos = start
+    while pos < end:
+        stop = min(end, pos + LONG_SPAN_CHARS)
+        if stop < end:
+            space = text.rfind(" ", pos + 1, stop + 1)
+            stop = space if space > pos else stop
+        enc = tokenizer(text[pos:stop], add_special_tokens=False, return_offsets_mapping=True,
+                        verbose=False)  # a long text is cut here, never fed whole to the model: no length warning
+        pending += [(pos + a, pos + b) for a, b in enc["offset_mapping"]]
+        full = len(pending) - len(pending) % chunk_tokens
+        out += [(pending[i][0], pending[i + chunk_tokens - 1][1], chunk_tokens) for i in range(0, full, chunk_tokens)]
+        del pending[:full]
+        pos = stop
+    if pending:
+        out.append((pending[0][0], pending[-1][1], len(pending)))
     return out

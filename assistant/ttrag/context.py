@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 
 from assistant.documents.chunk import chunk_document
+from assistant.documents.limits import MIB, raise_hint
+from assistant.errors import AssistantError
 from assistant.records import Chunk, Document
 from assistant.text.language import document_language, main_language, part_languages
 from assistant.ttrag.aliases import DefinedTerm, defined_terms
@@ -68,13 +70,39 @@ def chunk_languages(documents: Sequence[Document], chunks: Sequence[Chunk], lang
     return out
 
 
+def check_size(documents: Sequence[Document], max_mb: float) -> None:
+    """Refuse ``documents`` whose text together is over ``max_mb`` MiB of characters (0: no limit).
+
+    Raises:
+        AssistantError: over the limit; the message names the files, their sizes, the limit and the setting.
+    """
+    total = sum(len(d.text) for d in documents)
+    if not max_mb or total <= max_mb * MIB:
+        return
+    what, sizes, fewer = f"{documents[0].source} holds", "", ""
+    if len(documents) > 1:
+        largest = sorted(documents, key=lambda d: -len(d.text))[:3]
+        sizes = "; " + ", ".join(f"{d.source} {len(d.text) / MIB:.1f} MiB" for d in largest)
+        sizes += ", ..." if len(documents) > 3 else ""
+        what, fewer = f"the {len(documents)} files hold", ", or open fewer files"
+    # the build's memory grows with the text, so this is the memory budget (docs/security.md, Limits)
+    raise AssistantError(f"too much text for one question: {what} {total / MIB:.1f} MiB of text (limit "
+                         f"{max_mb:g} MiB{sizes}); {raise_hint('max_context_mb')}{fewer}")
+
+
 def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens: int = 200,
-                  progress: ProgressFn | None = None) -> Context:
+                  max_text_mb: float = 0, progress: ProgressFn | None = None) -> Context:
     """Chunk every document and index the chunks with BM25 (stop words and Snowball stems of each document's
     language, detected here).
 
-    ``progress(stage, done, total)`` reports ``chunk`` (sentences) and ``index`` (chunks).
+    ``max_text_mb`` (MiB of characters over all documents; 0: no limit) refuses a larger text before any of it
+    is chunked (:func:`check_size`). ``progress(stage, done, total)`` reports ``chunk`` (sentences) and
+    ``index`` (chunks).
+
+    Raises:
+        AssistantError: the text is over ``max_text_mb``.
     """
+    check_size(documents, max_text_mb)
     # Millions of short-lived lists (words, ids) would trigger the cyclic GC many times over a 1M-token
     # build; none of them forms a cycle, so collection is paused for the build (measured: -0.3 to -0.6 s).
     paused = gc.isenabled()

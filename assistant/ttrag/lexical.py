@@ -20,6 +20,7 @@ late?" because BM25 normalises by length.
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -29,6 +30,7 @@ import numpy as np
 from assistant.text.language import DEFAULT_LANGUAGE, stemmer_name
 
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
+_BATCH = 2048  # texts split into words at a time
 
 # Weight of the section-path field against the text. Measured on the sample contract (its 33 facts and the
 # draft benchmark's 23 points, gold = the chunk holds the answer; pipeline pre-filter and re-ranker):
@@ -75,10 +77,16 @@ class Bm25Index:
         self._analyzers = {code: _Analyzer(code) for code in order}
         self.languages = tuple(order)
         self.vocab: dict[str, int] = {}
-        docs = [_TOKEN.findall(t.lower()) for t in texts]
-        for code, analyzer in self._analyzers.items():
-            self._learn(analyzer, set().union(*(d for d, c in zip(docs, codes, strict=True) if c == code)))
-        ids = [self._known(self._analyzers[code], words) for words, code in zip(docs, codes, strict=True)]
+        ids: list[array[int]] = []
+        # A batch of texts is split into words at a time, and each text keeps only its term ids in an
+        # array (4 bytes a token rather than a list's 36): all the words of a 10 MiB text at once took
+        # 127 MB before bm25s saw them (benchmarks/results/ask_memory.md).
+        for k in range(0, len(texts), _BATCH):
+            docs = [_TOKEN.findall(t.lower()) for t in texts[k:k + _BATCH]]
+            langs = codes[k:k + _BATCH]
+            for code, analyzer in self._analyzers.items():
+                self._learn(analyzer, set().union(*(d for d, c in zip(docs, langs, strict=True) if c == code)))
+            ids += [self._known(self._analyzers[code], words) for words, code in zip(docs, langs, strict=True)]
         self.vocab.setdefault("", len(self.vocab))  # scores documents without tokens, as bm25s does
         self.retriever: Any = bm25s.BM25()
         self.retriever.index((ids, self.vocab), show_progress=False)
@@ -98,9 +106,9 @@ class Bm25Index:
                 analyzer.word_ids[word] = self.vocab.setdefault(stem, len(self.vocab))
 
     @staticmethod
-    def _known(analyzer: _Analyzer, words: list[str]) -> list[int]:
-        ids = list(map(analyzer.word_ids.__getitem__, words))  # every word was learnt; stop words are -1
-        return [i for i in ids if i >= 0]
+    def _known(analyzer: _Analyzer, words: list[str]) -> array[int]:
+        ids = map(analyzer.word_ids.__getitem__, words)  # every word was learnt; stop words are -1
+        return array("i", [i for i in ids if i >= 0])
 
     def _query_ids(self, query: str) -> list[int]:
         """Vocabulary ids of the query's terms in the main language, then the further ids its words stem
