@@ -1,7 +1,9 @@
 """The gist of a new message's attachments: read in the background at the lowest CPU priority, summarised
 into one cited line, and kept in the mail cache beside the message (:mod:`assistant.mail.gists`).
 
-The line comes from the summary path (:func:`assistant.ttrag.compute.summarize.summarize`: a reading plan of
+The line comes from the points a document's kind is read for where every attachment has such a kind
+(:func:`assistant.ttrag.pipeline.summarize_by_kind` with ``gist=True``: a contract's parties and subject),
+else from the summary path (:func:`assistant.ttrag.compute.summarize.summarize`: a reading plan of
 the attachments within the gist's budget, one model call, each point checked against the passage it cites;
 several attachments get a point each from the same call), folded into one line by
 :func:`~assistant.ttrag.compute.summarize.oneline.one_line`. The app and ``assistant mail sync --watch`` call
@@ -31,6 +33,7 @@ from assistant.records import Event, Message, Progress
 from assistant.service import ModelStore, Session
 from assistant.ttrag.compute.summarize import SummaryRequest, summarize
 from assistant.ttrag.compute.summarize.oneline import one_line
+from assistant.ttrag.pipeline import summarize_by_kind
 
 log = logging.getLogger(__name__)
 
@@ -74,14 +77,23 @@ def gist_message(store: ModelStore, message: Message, message_id: str, *, cancel
             return None
         context = Session(store, documents).context
         generator = CancellableGenerator(store.generator(), cancel)
-        summary = summarize(context, SummaryRequest(), generator,
-                            on_progress=lambda done, total: emit(Progress(STAGE, done, total, "calls")))
+        summary = summarize_by_kind(context, store.models(wait=False), store.settings.pipeline, gist=True,
+                                    cancel=cancel, emit=lambda e: _progress(e, emit))
+        if summary is None:  # a kind with no points (or none found): the summary from central passages
+            summary = summarize(context, SummaryRequest(), generator,
+                                on_progress=lambda done, total: emit(Progress(STAGE, done, total, "calls")))
     text, passages = one_line(summary, context.documents)
     prefix = f"{message_id}/"
     sources = tuple(GistSource(n, c.source.removeprefix(prefix), c.page, c.start, c.end, _quote(c.text))
                     for n, c in enumerate(passages, 1))
     return Gist(text, sources, tuple(d.source.removeprefix(prefix) for d in documents), reasons,
                 round(time.perf_counter() - t0, 2), store.settings.models.llm)
+
+
+def _progress(event: Event, emit: Callable[[Event], None]) -> None:
+    """The points' progress as the gist's own (the points' streamed lines are not the gist's line)."""
+    if isinstance(event, Progress):
+        emit(Progress(STAGE, event.done, event.total, "points"))
 
 
 def _quote(text: str) -> str:

@@ -176,7 +176,16 @@ class TraceStep:
     detail: dict[str, object]
 
 
-Event = Progress | TokenText | Retract | TraceStep
+@dataclass(frozen=True)
+class Preview:
+    """The passage ranked first for a question, sent as soon as the re-rank ends (seconds in), while the
+    reader still reads: ``source`` with the sentence that best matches the question as its snippet. It is
+    not an answer; the answer's own sources come with it."""
+
+    source: Source
+
+
+Event = Progress | TokenText | Retract | TraceStep | Preview
 
 
 @dataclass(frozen=True)

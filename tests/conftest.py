@@ -94,6 +94,10 @@ class ScriptedGenerator(Generator):
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         self.requests.append(request)
         reply = self.script(request)
+        if request.on_prefill is not None:  # as a backend reports its prompt read in slices (~4 chars a token)
+            prompt = max(2, len(request.system + request.user) // 4)
+            for done in [*range(256, prompt, 256), prompt]:
+                request.on_prefill(done, prompt)
         for i in range(0, len(reply), 3):
             yield reply[i:i + 3]
         self._record(request.purpose, len(request.user) // 4, len(reply) // 4, 0.0, None)

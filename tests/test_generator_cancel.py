@@ -69,3 +69,17 @@ def test_cancellable_wrapper_stamps_the_event_and_shares_usage() -> None:
     cancel.set()
     with pytest.raises(Cancelled):
         next(pieces)
+
+
+def test_a_long_prefill_reports_how_far_it_has_read(fast_llm: Generator) -> None:
+    seen: list[tuple[int, int]] = []
+    reply = fast_llm.complete(GenerationRequest("Answer briefly.", long_prompt(), max_tokens=12,
+                                                on_prefill=lambda d, t: seen.append((d, t))))
+    total = seen[-1][1]
+    assert reply and len(seen) >= 4 and total > 1500  # ~2,000 new tokens in slices of n_batch (256)
+    assert [d for d, _ in seen] == sorted({d for d, _ in seen}) and seen[-1][0] == total
+    assert all(t == total for _, t in seen)
+    generated: list[tuple[int, int]] = []
+    wrapped = CancellableGenerator(fast_llm, threading.Event(), lambda d, t: generated.append((d, t)))
+    wrapped.complete(GenerationRequest("Answer briefly.", f"{uuid.uuid4().hex}: what is 2 + 2?", max_tokens=8))
+    assert generated and all(t > 1 for _, t in generated)  # the wrapper stamps it; no report per generated token

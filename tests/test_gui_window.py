@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from assistant.gui.account_dialog import AccountDialog  # noqa: E402
 from assistant.gui.watch_settings import COLUMNS  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
 from assistant.models.base import GenerationRequest  # noqa: E402
+from assistant.records import Preview, Progress, TraceStep  # noqa: E402
 from assistant.service import ModelStore  # noqa: E402
 
 FACTS = "\n\n".join([f"Clause {i}. Warehouse {i} stores {i * 3} crates of tin." for i in range(30)] +
@@ -105,9 +108,21 @@ def test_stages_say_which_passages_are_read_and_a_follow_up_step_shows_only_for_
     window = new_window(qtbot, store)
     open_facts(qtbot, window, tmp_path)
     labels: list[str] = []
+    bars: list[tuple[str, int, int]] = []
     window.runner.progressed.connect(lambda task, e: labels.append(window.progress.stage.line))
+    window.runner.progressed.connect(lambda task, e: bars.append(
+        (window.progress.stage.line, window.progress.bar.maximum(), window.progress.bar.value())))
+    shown: list[tuple[str, str]] = []
+    window.runner.progressed.connect(lambda task, e: isinstance(e, Preview) and shown.append(
+        (window.progress.stage.line, window.ask_panel.passage.title.text())))
     ask(qtbot, window, "When is payment due?")
     assert any(re.fullmatch(r"Reading passages 1\u20133 of contract\.md", label) for label in labels), labels
+    # seconds in, before the answer, the best passage is on screen with its best sentence highlighted
+    previews = [(label, title) for label, title in shown if title.startswith("[1] contract.md")]
+    assert previews and all("Writing" not in label for label, _ in previews[:1]), shown
+    # the bar moves while the reader reads: the prompt's tokens read so far, not a bar that only spins
+    reading = [(top, value) for label, top, value in bars if label.startswith("Reading passages")]
+    assert any(top > 1 and 0 < value <= top for top, value in reading), reading
     assert "Writing the answer" in labels
     assert labels.index("Writing the answer") > max(i for i, label in enumerate(labels) if "Reading" in label)
     assert not any("(LLM)" in label or label.endswith(": Reading") for label in labels), labels
@@ -176,6 +191,35 @@ def test_sync_without_an_account_says_none_is_set_and_links_to_adding_one(qtbot:
     on_next_modal(AccountDialog, seen.append)
     window.notice.linkActivated.emit(link[1])  # what clicking the link does
     assert len(seen) == 1
+
+
+def test_the_point_under_way_stays_in_the_status_bar_while_its_search_runs(qtbot: QtBot, user_dirs: Path,
+                                                                          store: ModelStore) -> None:
+    window = new_window(qtbot, store)
+    labels: list[str] = []
+    window.runner.progressed.connect(lambda task, e: labels.append(window.progress.stage.line))
+
+    def draft(emit: Callable[[object], None], cancel: threading.Event) -> None:
+        emit(Progress("draft points", 1, 2, "points", "Point 2 of 2: \u201cIs there a cap?\u201d"))
+        emit(Progress("generate", 0, 1, detail="passages 1\u20133 of contract.md"))
+        emit(TraceStep("rewrite", {"query": "liability cap", "attempt": 2, "attempts": 2}))
+        emit(Progress("generate", 0, 1, detail="passages 4\u20136 of contract.md"))
+        emit(Progress("draft points", 2, 2, "points"))
+        emit(Progress("draft", 0, 1))
+
+    done: list[object] = []
+    window.runner.start("points-test", "Drafting", draft, done.append)
+    qtbot.waitUntil(lambda: bool(done), timeout=5000)
+    point = "Point 2 of 2: \u201cIs there a cap?\u201d"
+    again = "Attempt 2 of 2: searching again with \u2018liability cap\u2019"
+    assert labels == [
+        point,
+        f"{point} \u2014 reading passages 1\u20133 of contract.md",
+        f"{point} \u2014 {again}",
+        f"{point} \u2014 {again} \u2014 reading passages 4\u20136 of contract.md",
+        "Answering the email's questions",
+        "Drafting: Writing the reply",
+    ], labels
 
 
 # -- one Stop; the file dialog's size; focus after a restart; wording ------------------------------------

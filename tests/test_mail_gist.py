@@ -181,6 +181,19 @@ def test_the_gist_of_a_pdf_attachment_cites_its_page(fast_store: object, tmp_pat
         assert s.quote.rstrip("\u2026")[:40] in " ".join(text[s.start:s.end].split())
 
 
+def test_the_gist_of_a_contract_names_its_parties(fast_store: object) -> None:
+    from assistant.gist import gist_message
+
+    sample = Path(__file__).resolve().parents[1] / "resources" / "samples" / "supply-agreement.md"
+    raw = with_attachment("Agreement", sample.read_bytes(), "supply-agreement.md")
+    gist = gist_message(fast_store, parse_message(raw), "test:INBOX:7")  # type: ignore[arg-type]
+    assert gist is not None and "\n" not in gist.text
+    parties = gist.text.split("Parties: ", 1)[1]  # the contract's points, not its central passages
+    assert parties.startswith("Norhaven Medical Devices GmbH") and "Calder Precision Components Ltd." in parties
+    assert gist.text.startswith("Master Supply and Services Agreement (supply-agreement.md, 305 pages): Parties: ")
+    assert gist.sources and all(f"[{s.n}]" in gist.text for s in gist.sources)
+
+
 def test_no_readable_attachment_gives_no_gist(fast_store: object) -> None:
     from assistant.gist import gist_message
 

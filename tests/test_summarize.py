@@ -10,6 +10,7 @@ import threading
 import pytest
 from conftest import ScriptedGenerator
 
+from assistant.config import PipelineOptions
 from assistant.errors import Cancelled
 from assistant.models.base import GenerationRequest
 from assistant.records import Chunk, Document, Progress, Segment
@@ -67,6 +68,10 @@ def _contract() -> Document:
 
 def _text_doc(source: str, text: str) -> Document:
     return Document(source, text, (Segment(text, page=1),), (0,))
+
+
+#: the central-passage summary these tests are about (a contract's own summary: test_summary_points.py)
+CENTRAL = PipelineOptions(kind_summaries=False)
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +195,7 @@ def test_bullets_cite_their_passage_and_unsupported_ones_are_dropped(ctx: Contex
                        ("The Supplier pays a bonus of 99 percent on every widget", pay))  # not in the document
 
     gen = ScriptedGenerator(script)
-    answer = ask(ctx, "Summarize this agreement", Models(gen, None, None))
+    answer = ask(ctx, "Summarize this agreement", Models(gen, None, None), CENTRAL)
     assert answer.route == "summarization"
     assert [r.purpose for r in gen.requests] == ["summary"]  # a summary cue alone: no router call
     lines = answer.text.splitlines()
@@ -222,8 +227,8 @@ def test_detail_runs_bounded_map_calls_with_progress(ctx: Context) -> None:
 
     gen = ScriptedGenerator(script)
     events: list[object] = []
-    answer = ask(ctx, "Summarize this agreement in detail", Models(gen, None, None), emit=events.append)
-    gist = ask(ctx, "Summarize this agreement", Models(ScriptedGenerator(script), None, None))
+    answer = ask(ctx, "Summarize this agreement in detail", Models(gen, None, None), CENTRAL, emit=events.append)
+    gist = ask(ctx, "Summarize this agreement", Models(ScriptedGenerator(script), None, None), CENTRAL)
     calls = [r.purpose for r in gen.requests]
     assert 2 <= len(calls) <= MAX_MAP_CALLS and calls[0] == "summary"
     assert len(answer.text.splitlines()) > len(gist.text.splitlines())
@@ -254,7 +259,7 @@ def test_cancel_stops_the_map_calls(ctx: Context) -> None:
 
     gen = ScriptedGenerator(script)
     with pytest.raises(Cancelled):
-        ask(ctx, "Summarize this agreement in detail", Models(gen, None, None), cancel=cancel)
+        ask(ctx, "Summarize this agreement in detail", Models(gen, None, None), CENTRAL, cancel=cancel)
     assert len(gen.requests) == 1
 
 
@@ -391,7 +396,7 @@ def test_sources_are_the_cited_passages_numbered_in_order_with_their_own_sentenc
                         _number_of(r, "30 days")),
                        ("The initial term of this Agreement is three (3) years", _number_of(r, "three (3) years")))
 
-    answer = ask(ctx, "Summarize this agreement", Models(ScriptedGenerator(script), None, None))
+    answer = ask(ctx, "Summarize this agreement", Models(ScriptedGenerator(script), None, None), CENTRAL)
     bullets = [ln for ln in answer.text.splitlines() if ln.startswith("- ")]
     assert bullets[0].endswith("[1]") and bullets[1].endswith("[2]")  # renumbered in order of citation
     marks = {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)}

@@ -27,7 +27,7 @@ from assistant.gui.open_files import OpenFilesList
 from assistant.gui.passage_view import PassageView, short_source
 from assistant.gui.sources_list import FittedList, OtherPassages, source_item
 from assistant.gui.tasks import Emit, Task, TaskRunner
-from assistant.records import Answer, Retract, Source, TokenText
+from assistant.records import Answer, Preview, Retract, Source, TokenText
 from assistant.service import Session
 from assistant.text.tokens import history_note
 from assistant.ttrag.conversation import Conversation, Turn
@@ -238,6 +238,9 @@ class AskPanel(QWidget):
             keep = len(self._streamed) - len(event.text) if self._streamed.endswith(event.text) else 0
             self._streamed = self._streamed[:keep]
             self.answer_text.setPlainText(self._streamed)
+        elif isinstance(event, Preview) and not self._streamed:  # seconds in, while the reader reads
+            self._show_source(event.source)
+            self.meta.setText("The best-matching passage is shown while the model reads it.")
 
     def _done(self, turn: Turn) -> None:
         answer = turn.answer

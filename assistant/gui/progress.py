@@ -43,6 +43,7 @@ class ProgressPanel(QWidget):
         self.task: Task | None = None
         self._t0 = 0.0
         self._attempt = ""
+        self._within = ""  # the point of a draft or summary under way ("Point 2 of 4: ...")
         self._stage = ""
         self._tip = ""  # what the running stage does (STAGE_TIPS)
         self.stage = ElidedLabel()  # a long file name is shortened in the middle, the line whole in the tooltip
@@ -80,6 +81,7 @@ class ProgressPanel(QWidget):
         self.task = task
         self._t0 = task.started_at  # the same start as the elapsed time shown with the result
         self._attempt = ""
+        self._within = ""
         self._stage = ""
         self._tip = ""
         self._set_stage(task.label)
@@ -97,7 +99,7 @@ class ProgressPanel(QWidget):
             query = query if len(query) <= 60 else query[:57] + "\u2026"
             self._attempt = (f"Attempt {event.detail['attempt']} of {event.detail['attempts']}: "
                              f"searching again with \u2018{query}\u2019")
-            self._set_stage(self._attempt)
+            self._set_stage(" \u2014 ".join(p for p in (self._within, self._attempt) if p))
             return
         if isinstance(event, TokenText) and self._stage == "generate":  # the answer streams: it is being written
             self._stage = "writing"
@@ -105,6 +107,14 @@ class ProgressPanel(QWidget):
             return
         if not isinstance(event, Progress) or event.total == event.done == 1:
             return  # the end of a one-step stage says nothing new (after the answer streamed, a wrong thing)
+        if event.unit == "points" and event.total:  # a draft's or summary's next point: the stages inside it
+            self._within = event.detail if event.done < event.total else ""  # follow under its name
+            self._attempt = ""  # the search's tries are the point's own
+            self._stage = event.stage
+            self._set_stage(self._within or GUI_STAGE_LABELS.get(event.stage, event.stage))
+            self.bar.setRange(0, event.total)
+            self.bar.setValue(min(event.done, event.total))
+            return
         self._stage = event.stage
         self._tip = STAGE_TIPS.get(event.stage, "")
         label = stage_text(event.stage, event.detail) if event.detail else \
@@ -118,9 +128,11 @@ class ProgressPanel(QWidget):
             self.bar.setRange(0, 0)
 
     def _show(self, label: str, head: str = "") -> None:
-        """``label``, after the attempt under way when the search was tried again, else after ``head``."""
-        if self._attempt:
-            self._set_stage(f"{self._attempt} \u2014 {label[:1].lower()}{label[1:]}")
+        """``label``, after the point under way and the attempt under way when the search was tried again,
+        else after ``head``."""
+        within = " \u2014 ".join(p for p in (self._within, self._attempt) if p)
+        if within:
+            self._set_stage(f"{within} \u2014 {label[:1].lower()}{label[1:]}")
         else:
             self._set_stage(f"{head}: {label}" if head else label)
 

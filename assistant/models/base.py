@@ -6,7 +6,7 @@ import dataclasses
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -35,6 +35,9 @@ class GenerationRequest:
         purpose: label for usage accounting (``route``, ``answer``, ``rewrite``...).
         cancel: when set from another thread, the backend stops as soon as it can (between prefill
             batches and generated tokens) and :meth:`Generator.stream` raises :class:`Cancelled`.
+        on_prefill: called as ``on_prefill(done, total)`` after each batch of the prompt's prefill, in
+            prompt tokens (those not already in the KV cache), where the backend can tell; a long read
+            shows how far along it is.
     """
 
     system: str
@@ -43,6 +46,7 @@ class GenerationRequest:
     json_schema: dict[str, object] | None = None
     purpose: str = "generate"
     cancel: threading.Event | None = field(default=None, compare=False, repr=False)
+    on_prefill: Callable[[int, int], None] | None = field(default=None, compare=False, repr=False)
 
 
 class Generator(ABC):
@@ -88,16 +92,18 @@ class Generator(ABC):
 
 
 class CancellableGenerator(Generator):
-    """``generator`` with ``cancel`` stamped on every request it did not already carry one in.
+    """``generator`` with ``cancel`` (and ``on_prefill``, when given) stamped on every request it did not
+    already carry one in.
 
     The pipeline wraps its generator once per ask, so every stage's model call can be stopped; pieces are
     checked too, so a backend that ignores ``request.cancel`` still stops at its next piece. Usage is
     recorded in the wrapped generator's list (shared).
     """
 
-    def __init__(self, generator: Generator, cancel: threading.Event) -> None:
+    def __init__(self, generator: Generator, cancel: threading.Event,
+                 on_prefill: Callable[[int, int], None] | None = None) -> None:
         super().__init__()
-        self.generator, self.cancel = generator, cancel
+        self.generator, self.cancel, self.on_prefill = generator, cancel, on_prefill
         self.usage = generator.usage
 
     def count_tokens(self, text: str) -> int:
@@ -110,6 +116,8 @@ class CancellableGenerator(Generator):
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         if request.cancel is None:
             request = dataclasses.replace(request, cancel=self.cancel)
+        if request.on_prefill is None and self.on_prefill is not None:
+            request = dataclasses.replace(request, on_prefill=self.on_prefill)
         cancel = request.cancel
         if cancel is not None and cancel.is_set():
             raise Cancelled()

@@ -10,7 +10,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +73,7 @@ class StoppableLlama(Llama):
     """
 
     stop: threading.Event | None = None
+    on_prefill: Callable[[int, int], None] | None = None
     last_sampler: GreedyGrammarSampler | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -105,14 +106,22 @@ class StoppableLlama(Llama):
         return stop is not None and stop.is_set()
 
     def eval(self, tokens: Sequence[int]) -> None:
-        if self._stopping():
-            raise _Interrupted()
-        try:
-            super().eval(tokens)
-        except RuntimeError as exc:
-            if self._stopping():  # llama_decode returned 2: aborted by the callback
-                raise _Interrupted() from exc
-            raise
+        """Decode ``tokens``; a prompt (more than one token) with :attr:`on_prefill` set is decoded one
+        ``n_batch`` slice at a time, reporting ``(tokens decoded, tokens)`` after each (the library decodes
+        the same slices in one call; a slice's logits land where they would)."""
+        report = self.on_prefill if len(tokens) > 1 else None
+        step = len(tokens) if report is None else max(1, self.n_batch)
+        for i in range(0, len(tokens), step):
+            if self._stopping():
+                raise _Interrupted()
+            try:
+                super().eval(tokens[i:i + step])
+            except RuntimeError as exc:
+                if self._stopping():  # llama_decode returned 2: aborted by the callback
+                    raise _Interrupted() from exc
+                raise
+            if report is not None:
+                report(min(i + step, len(tokens)), len(tokens))
 
 
 def _boolean_tokens(llm: Llama, words: tuple[bytes, bytes] = (b"true", b"false")) -> tuple[np.ndarray, np.ndarray]:
@@ -297,6 +306,7 @@ class LlamaGenerator(Generator):
             first: float | None = None
             n_out = 0
             self.llm.stop = request.cancel
+            self.llm.on_prefill = request.on_prefill
             self.llm.last_sampler = None
             self.boolean_probs, self.yes_probs = [], []
             try:
@@ -320,6 +330,7 @@ class LlamaGenerator(Generator):
                     from exc
             finally:
                 self.llm.stop = None
+                self.llm.on_prefill = None
                 if self.llm.last_sampler is not None:
                     self.take_probs(self.llm.last_sampler)
                 prompt_tokens = max(0, self.llm.n_tokens - n_out)

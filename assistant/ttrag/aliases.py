@@ -37,6 +37,7 @@ class DefinedTerm:
     term: str
     key: str
     source: str
+    start: int = -1  # character offset of the definition in the document text
 
 
 def defined_terms(documents: Sequence[Document], *, limit: int = 20) -> list[DefinedTerm]:
@@ -68,7 +69,7 @@ def defined_terms(documents: Sequence[Document], *, limit: int = 20) -> list[Def
             if len(first) < 3 or first in _NOT_A_NAME or first == term.lower() or name.lower() == term.lower():
                 continue
             seen.add(term.lower())
-            out.append(DefinedTerm(name=name, term=term, key=first, source=doc.source))
+            out.append(DefinedTerm(name=name, term=term, key=first, source=doc.source, start=m.start()))
     return out
 
 

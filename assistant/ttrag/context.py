@@ -8,7 +8,7 @@ from __future__ import annotations
 import bisect
 import gc
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -127,3 +127,21 @@ def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens
             gc.enable()
     return Context(documents=list(documents), chunks=chunks, bm25=index, terms=defined_terms(documents),
                    languages=languages)
+
+
+def restricted(ctx: Context, source: str) -> tuple[Context, list[int]]:
+    """The context of one of ``ctx``'s documents alone (a summary's points are asked of each document
+    separately): its chunks renumbered from 0 (the pre-filter indexes by position), BM25 rebuilt over them,
+    the cached embeddings and defined terms carried over; and the original id of each new chunk id. ``ctx``
+    itself when it holds that document only."""
+    if all(d.source == source for d in ctx.documents):
+        return ctx, [c.id for c in ctx.chunks]
+    docs = [d for d in ctx.documents if d.source == source]
+    own = [c for c in ctx.chunks if c.source == source]
+    chunks = [replace(c, id=i) for i, c in enumerate(own)]
+    languages = {source: ctx.languages.get(source, "en")}
+    index = Bm25Index([c.text for c in chunks], [c.heading for c in chunks],
+                      languages=chunk_languages(docs, chunks, languages))
+    embeddings = {i: ctx.embeddings[c.id] for i, c in enumerate(own) if c.id in ctx.embeddings}
+    return Context(documents=docs, chunks=chunks, bm25=index, embeddings=embeddings,
+                   terms=[t for t in ctx.terms if t.source == source], languages=languages), [c.id for c in own]

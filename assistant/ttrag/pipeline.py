@@ -22,11 +22,25 @@ from assistant.models.base import (
     Embedder,
     Generator,
 )
-from assistant.records import Answer, Chunk, Event, Hit, Progress, Retract, TokenText, TraceStep
+from assistant.records import (
+    Answer,
+    Chunk,
+    Document,
+    Event,
+    Hit,
+    Preview,
+    Progress,
+    Retract,
+    TokenText,
+    TraceStep,
+)
 from assistant.text.language import classify, language_name, question_language
 from assistant.ttrag import aliases, conditional, decision, evidence, passages, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
-from assistant.ttrag.context import Context, chunk_at
+from assistant.ttrag.compute.summarize import points
+from assistant.ttrag.compute.summarize.choose import documents_asked
+from assistant.ttrag.compute.summarize.oneline import lead_line
+from assistant.ttrag.context import Context, chunk_at, restricted
 from assistant.ttrag.generate import Reading, cite, states_numbers, stream_answer
 from assistant.ttrag.rewrite import rewrite_query, translate_answer, translate_query
 
@@ -68,6 +82,8 @@ class _Run:
     cancel: threading.Event
     timings: dict[str, float] = field(default_factory=dict)
     trace: list[dict[str, object]] = field(default_factory=list)
+    # the stages under way, innermost last (shared with a run nested in this one): where prefill reports go
+    current: list[tuple[str, str]] = field(default_factory=list)
 
     @contextmanager
     def stage(self, name: str, detail: str = "") -> Iterator[None]:
@@ -75,9 +91,20 @@ class _Run:
             raise Cancelled()
         self.emit(Progress(name, 0, 1, detail=detail))
         t0 = time.perf_counter()
-        yield
+        self.current.append((name, detail))
+        try:
+            yield
+        finally:
+            self.current.pop()
         self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
         self.emit(Progress(name, 1, 1, detail=detail))
+
+    def prefill(self, done: int, total: int) -> None:
+        """How far the reader has read the prompt of the stage under way, as that stage's progress in
+        prompt tokens (a read of three long passages takes tens of seconds on two cores)."""
+        if self.current and total > 1:
+            name, detail = self.current[-1]
+            self.emit(Progress(name, done, total, "tokens", detail))
 
     def note(self, stage: str, **detail: object) -> None:
         self.trace.append({"stage": stage, **detail})
@@ -129,7 +156,7 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
     run.t0 = time.perf_counter()
     usage_start = len(models.generator.usage)
     # every model call of this ask carries the cancel event, so Cancel stops the call itself
-    models = replace(models, generator=CancellableGenerator(models.generator, run.cancel))
+    models = replace(models, generator=CancellableGenerator(models.generator, run.cancel, run.prefill))
     decision = router.Decision("question_answering", "", "", fallback=False)
     if opts.router:
         with run.stage("route"):
@@ -301,6 +328,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                                      pooling=opts.ce_pooling)
         run.note("conditional", query=query, mode=opts.ce_mode, hits=_hits_view(top))
         chunks = _whole(ctx, [h.chunk for h in top], opts)
+        if attempt == 0 and chunks:  # something to look at while the reader reads: the best passage
+            run.emit(Preview(cite(chunks[:1], "", question)[0]))
         key = tuple(sorted(c.id for c in chunks))
         if key in read:  # the same passages were already read: the reply (temperature 0) would be too
             run.note("answer", attempt=attempt, found=False, reply="(same passages as an earlier attempt)")
@@ -398,9 +427,116 @@ def _summarize(ctx: Context, question: str, focus: str, models: Models, opts: Pi
     focus, length and form from the request; each bullet checked against the passage it cites."""
     request = summarize.parse_request(question, focus)
     run.note("summarization", focus=request.focus, detail=request.detail, form=request.form)
+    asked = documents_asked(ctx.documents, request.document)
+    if opts.kind_summaries and not request.focus and request.form == "bullets" and asked and \
+            all(points.points_for(summarize.document_kind(d)) for d in asked):
+        kind_summary = _kind_summary(ctx, request, asked, models, opts, run)
+        if kind_summary is not None:
+            return _Result(kind_summary.text, True, list(kind_summary.passages), [])
     with run.stage("summarization"):
         result = summarize.summarize(
             ctx, request, models.generator, embedder=models.embedder, on_text=run.text,
             on_progress=lambda done, total: run.emit(Progress("summarization", done, total, "calls")),
             note=run.note)
     return _Result(result.text, bool(result.bullets), list(result.passages), [])
+
+
+def summarize_by_kind(ctx: Context, models: Models, options: PipelineOptions | None = None, *,
+                      request: summarize.SummaryRequest | None = None, gist: bool = False,
+                      emit: Callable[[Event], None] = lambda e: None,
+                      cancel: threading.Event | None = None) -> summarize.Summary | None:
+    """The summary of the context's documents built from the questions their kind is read for
+    (:mod:`assistant.ttrag.compute.summarize.points`), or None when a document has no such kind or no point
+    was found (the caller then summarises from central passages). ``gist``: the few points of a new mail's
+    line (a contract's parties and subject). ``emit`` receives the points as :class:`TokenText`, one line
+    each, and :class:`Progress` ``summarization`` as ``(point done, points)``.
+
+    Raises:
+        Cancelled: ``cancel`` was set.
+        ModelError: a model failed.
+    """
+    opts = options or PipelineOptions()
+    run = _Run(emit, cancel or threading.Event())
+    run.t0 = time.perf_counter()
+    models = replace(models, generator=CancellableGenerator(models.generator, run.cancel, run.prefill))
+    docs = [d for d in ctx.documents if d.text.strip()]
+    if not docs or not all(points.points_for(summarize.document_kind(d)) for d in docs):
+        return None
+    return _kind_summary(ctx, request or summarize.SummaryRequest(), docs, models, opts, run, gist=gist)
+
+
+def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequence[Document], models: Models,
+                  opts: PipelineOptions, run: _Run, *, gist: bool = False) -> summarize.Summary | None:
+    """Each document's points (:func:`~assistant.ttrag.compute.summarize.points.points_for` its kind), each
+    under the document's title line, streamed one line at a time as it is answered. A point is one read with
+    no rewrite and no fallback read (a point not found is left out: a summary is no place for a second
+    search); the reads' own text is not streamed, the point's line is. None when no point was found."""
+    pending = [m for m in (models.embedder, models.encoder) if m is not None and not m.loaded]
+    for model in pending:
+        model.ensure_loaded()
+    point_opts = replace(opts, router=False, max_rewrites=0, fallback_top_k=0)
+    quiet = _Run(lambda e: None if isinstance(e, (TokenText, Retract, Preview)) else run.emit(e), run.cancel,
+                 trace=run.trace, current=run.current)
+    quiet.t0 = run.t0
+    numbering = points.Numbering()
+    bullets: list[summarize.Bullet] = []
+    lines: list[str] = []
+    asked = [(d, p) for d in docs for p in points.points_for(summarize.document_kind(d), detail=request.detail,
+                                                             gist=gist)]
+    done = 0
+    for doc in docs:
+        sub, original = restricted(ctx, doc.source)
+        heading = f"{lead_line(doc)}:"
+        shown = False
+        for point in (p for d, p in asked if d is doc):
+            run.emit(Progress("summarization", done, len(asked), "points",
+                              f"Point {done + 1} of {len(asked)}: {point.label.lower()}"))
+            t0 = time.perf_counter()
+            found = _point(sub, point, models, point_opts, quiet)
+            done += 1
+            run.note("summary_point", label=point.label, found=found is not None,
+                     seconds=round(time.perf_counter() - t0, 2), sentence=found.sentence if found else "")
+            if found is None:
+                continue
+            found = replace(found, cited=tuple(replace(c, id=original[c.id]) for c in found.cited))
+            line = points.render_point(found, numbering)
+            run.text(("" if not lines else "\n") + ("" if shown else heading + "\n") + line)
+            lines += [] if shown else [heading]
+            lines.append(line)
+            shown = True
+            bullets.append(summarize.Bullet(f"{found.label}: {found.sentence}", tuple(
+                next(i for i, k in enumerate(numbering.chunks, 1) if k.source == c.source and k.id == c.id)
+                for c in found.cited)))
+        for k in ("prefilter", "conditional", "evidence", "generate"):
+            if k in quiet.timings:
+                run.timings[k] = quiet.timings[k]
+    run.emit(Progress("summarization", len(asked), len(asked), "points"))
+    if not bullets:
+        return None
+    return summarize.Summary("\n".join(lines), tuple(numbering.chunks), tuple(bullets), (), ())
+
+
+def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: PipelineOptions,
+           run: _Run) -> points.Point | None:
+    """One point of a kind's summary read from ``ctx`` (one document), or None when it is not found."""
+    doc = ctx.documents[0]
+    if point.where == "preamble":
+        parties = points.preamble_parties(doc)
+        if len(parties) >= 2:  # both parties named, exactly as the preamble names them
+            return points.Point(point.label, points.parties_sentence(parties),
+                                tuple(dict.fromkeys(chunk_at(ctx, doc.source, p.start) for p in parties)))
+        point = replace(point, where="search")
+    if point.where == "opening":
+        chunks = _whole(ctx, points.opening_chunks(ctx.chunks, doc.source)[:opts.ce_top_k], opts)
+        reading = _read(run, models, opts, point.question, chunks, 0)
+        if not reading.found:
+            return None
+        chunks = _passages_read(chunks, reading)
+    else:
+        result = _question_answering(ctx, point.question, models, opts, run)
+        if not result.found or result.reading is None:
+            return None
+        reading, chunks = result.reading, result.chunks
+    cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
+    sentence = points.point_sentence(reading.sentence)
+    return points.Point(point.label, sentence, cited) if sentence else None

@@ -235,6 +235,12 @@ def clean_body(text: str, signer: str) -> str:
     return body
 
 
+def _short(text: str, chars: int = 60) -> str:
+    """``text`` on one line, cut at a word before ``chars`` with an ellipsis (a status line's point)."""
+    text = " ".join(text.split())
+    return text if len(text) <= chars else text[:chars].rsplit(" ", 1)[0] + "\u2026"
+
+
 def _without_text(emit: Callable[[Event], None]) -> Callable[[Event], None]:
     """``emit`` for a point's own pipeline run: its progress shows, its answer text (and its withdrawal)
     does not."""
@@ -280,17 +286,21 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
     for n, request in enumerate(requests if ctx is not None and ctx.chunks else []):
         if stop.is_set():
             raise Cancelled()
-        emit(Progress("draft points", n, len(requests)))
+        emit(Progress("draft points", n, len(requests), "points", f"Point {n + 1} of {len(requests)}: "
+                      f"\u201c{_short(request)}\u201d"))
         points.append(Point(request, pipeline.ask(ctx, request, models, qa_opts,  # type: ignore[arg-type]
                                                   emit=_without_text(emit), cancel=stop)))
     if stop.is_set():
         raise Cancelled()
+    if requests and ctx is not None and ctx.chunks:
+        emit(Progress("draft points", len(requests), len(requests), "points"))
     emit(Progress("draft", 0, 1))
 
     def stream(prompt: str) -> str:
         pieces: list[str] = []
-        for piece in generator.stream(GenerationRequest(SYSTEM, prompt, max_tokens=max_tokens,
-                                                               purpose="draft")):
+        for piece in generator.stream(GenerationRequest(  # the bar shows how far the prompt is read
+                SYSTEM, prompt, max_tokens=max_tokens, purpose="draft",
+                on_prefill=lambda done, total: emit(Progress("draft", done, total, "tokens")))):
             if stop.is_set():
                 raise Cancelled()
             pieces.append(piece)

@@ -1,0 +1,221 @@
+"""Summaries built from the questions a document's kind is read for (TTRAG conditional compute: the kind of
+document decides the work).
+
+A person who asks for a summary of a contract wants who, what, when, for how long, for how much and which
+law: the clause categories lawyers label in CUAD (Hendrycks et al., "CUAD: An Expert-Annotated NLP Dataset
+for Legal Contract Review", NeurIPS 2021 Datasets track). Each point of such a summary is one of those
+questions, answered through the question-answering path (pre-filter, re-ranker, the reader's checked reply),
+so each point is a cited answer and a point the document does not state is left out, not invented.
+
+Two kinds of point need no search:
+
+- the **parties** are the names the preamble defines by a quoted term ("Digicorp, Inc. ... (the
+  "Company")"), read exactly from the text (:func:`preamble_parties`); no model call, so the first point
+  is shown at once;
+- the **subject** and the **date** are stated where a contract opens (its title, preamble and recitals):
+  both are read from the same opening passages, so the second read reuses the reader's cache of the
+  passages (the prompt starts with them) and costs little more than its question.
+
+The rest (term, governing law, payment; ``in detail`` also termination, renewal and the cap on
+liability) are each asked through the full question-answering path. :mod:`assistant.ttrag.pipeline` runs
+the reads (``_kind_summary``); this module holds what is asked, the parties and the rendering.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from assistant.records import Chunk, Document
+from assistant.ttrag.compute.summarize.structure import Kind
+
+Where = Literal["preamble", "opening", "search"]
+
+
+@dataclass(frozen=True)
+class PointQuestion:
+    """One point of a kind's summary: its ``label`` ("Governing law"), the ``question`` asked, ``where``
+    the answer is read (``preamble``: the parties defined there, no model call; ``opening``: the opening
+    passages only; ``search``: the whole question-answering path), whether it is in the ``gist`` (a new
+    mail's one line) and whether only ``in detail`` asks it."""
+
+    label: str
+    question: str
+    where: Where
+    gist: bool = False
+    detail_only: bool = False
+
+
+#: The points of a contract summary, in the order shown (CUAD clause categories; chosen on CUAD dev
+#: contracts, benchmarks/summaries_cuad.py).
+CONTRACT_POINTS: tuple[PointQuestion, ...] = (
+    PointQuestion("Parties", "Who are the parties to this agreement?", "preamble", gist=True),
+    PointQuestion("Subject", "What is this agreement about: what does one party supply, license or do for the "
+                  "other?", "opening", gist=True),
+    PointQuestion("Date", "What is the date of this agreement?", "opening"),
+    PointQuestion("Term", "How long does this agreement last, and when does it expire?", "search"),
+    PointQuestion("Governing law", "Which law governs this agreement?", "search"),
+    PointQuestion("Payment", "What fees or prices does this agreement set, and when are they paid?", "search",
+                  detail_only=True),
+    PointQuestion("Termination", "How can a party terminate this agreement?", "search", detail_only=True),
+    PointQuestion("Renewal", "How is this agreement renewed, and how much notice stops the renewal?", "search",
+                  detail_only=True),
+    PointQuestion("Liability cap", "Is either party's liability capped, and at what amount?", "search",
+                  detail_only=True),
+)
+
+#: The kinds of document whose summary is built from questions; any other keeps the central-passage summary.
+KIND_POINTS: dict[Kind, tuple[PointQuestion, ...]] = {"contract": CONTRACT_POINTS}
+
+OPENING_CHARS = 2500  # characters of a document's opening read for its subject and date (title, preamble, recitals)
+MAX_PARTIES = 4
+PREAMBLE_SEARCH = 6000  # characters in which a contract's first definition is looked for
+PREAMBLE_CHARS = 3000  # the preamble's length when no recital or first article ends it
+
+# where a contract's preamble ends: its recitals or its first article
+_PREAMBLE_END = re.compile(r"\b(?:WHEREAS|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|RECITALS|Recitals|BACKGROUND|"
+                           r"NOW,? THEREFORE|IN CONSIDERATION)\b"
+                           r"|\n\s*(?:Section|SECTION|Article|ARTICLE)\s+(?:1|I|One)\b|\n\s*1\.\s")
+# a quoted definition: (the "Company"), ("Licensee"), (hereinafter referred to as "Seller")
+_DEFINITION = re.compile(r"\((?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?)?(?:the\s+)?[\"\u201c]"
+                         r"([A-Z][\w .&'-]{0,40}?)[\"\u201d](?=\s*\)|\s*,|\s+and\b|\s+or\b)")
+_LEGAL_FORM = (r"(?:Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|Co|Corp|Corporation|Company|LP|L\.P|LLP|PLC|S\.A|SA|"
+               r"AG|GmbH|B\.V|BV|N\.V|NV|S\.p\.A|SpA|Pty|Pte|AB|Oy|KG|SE|SARL|S\.L|Trust|Bank|University|Association|"
+               r"Partnership|Group|Holdings|Funds?)\b\.?")
+_WORD = r"(?:[A-Z][\w&.'\u2019-]*|[a-z]{1,2}[A-Z][\w&.'\u2019-]*|&)"  # "Nanophase", "iBio", "&"
+# a run of capitalised words ("and", "of" between them), with a legal form after a comma: "Farids & Co. LLC"
+_RUN = re.compile(rf"{_WORD}(?:\s+(?:{_WORD}|and|of|de|du|la|von|van|der|for))*(?:,?\s+(?i:{_LEGAL_FORM}))?")
+_FORMED = re.compile(rf"\b{_LEGAL_FORM}$", re.I)
+_ONLY_FORM = re.compile(rf"^{_LEGAL_FORM}$", re.I)
+_CONNECTOR = re.compile(r"\b(?:between|and|by|with|among|amongst)\s*$", re.I)
+_COMMA = re.compile(r"(?:^|,)\s*$")
+# "insured by the Savings Association Insurance Fund", "a Delaware Corporation"
+_THE = re.compile(r"\b(?:the|an?)\s+$")
+_OF = re.compile(r"\b(?:of|at|in)\s+$")  # "an address of 30 Bond Street", "located at", "in New York"
+# a definition of the document or its dates, not of a party
+_NOT_A_PARTY = re.compile(r"\b(?:agreement|contract|date|part(?:y|ies)|term|territory|products?|services?)\b", re.I)
+
+
+def points_for(kind: Kind, *, detail: bool = False, gist: bool = False) -> tuple[PointQuestion, ...]:
+    """The points a summary of a document of ``kind`` states (empty: the kind has none, the central-passage
+    summary stands); ``gist`` the few of a new mail's line, ``detail`` all of them."""
+    points = KIND_POINTS.get(kind, ())
+    if gist:
+        return tuple(p for p in points if p.gist)
+    return tuple(p for p in points if detail or not p.detail_only)
+
+
+@dataclass(frozen=True)
+class Party:
+    """A party as the preamble introduces it: its ``name``, the ``term`` it is called by and the character
+    ``start`` of its name in the document text."""
+
+    name: str
+    term: str
+    start: int
+
+
+def preamble_parties(doc: Document) -> list[Party]:
+    """The parties ``doc`` introduces where it opens: the quoted definitions before the recitals or the first
+    article (:data:`_PREAMBLE_END`; :data:`PREAMBLE_CHARS` when neither is found), first :data:`MAX_PARTIES`,
+    each name once. The name defined is looked for between the definition before and this one: the first
+    capitalised run there that ends in a legal form ("XYBERNAUT CORPORATION, a Virginia corporation having an
+    address of ... ("XC")"), else the first of two capitalised words or more after "between", "and", "by"
+    or a comma (a person, "Lloyds Register FNMA, acting through ..."). A name the text introduces with a
+    lower-case "the" is a body the contract refers to, not a party ("insured by the Savings Association
+    Insurance Fund ("SAIF")"); a definition of the agreement itself or of its dates names no party."""
+    text = doc.text
+    first = _DEFINITION.search(text, 0, PREAMBLE_SEARCH)
+    if not first:
+        return []
+    end = _PREAMBLE_END.search(text, first.start())
+    limit = end.start() if end else first.start() + PREAMBLE_CHARS
+    out: list[Party] = []
+    previous = max(0, first.start() - 600)
+    for m in _DEFINITION.finditer(text, 0, limit):
+        lo = max(previous, m.start() - 600)
+        window = text[lo:m.start()].replace("|", " ")  # a PDF table's cell marks inside a name
+        previous = m.end()
+        if _NOT_A_PARTY.search(m.group(1)):
+            continue
+        runs = [r for r in _RUN.finditer(window) if not _THE.search(window, max(0, r.start() - 5), r.start())
+                and not _NOT_A_PARTY.search(r.group())]
+        formed = [r for r in runs if _FORMED.search(r.group()) and not _ONLY_FORM.match(r.group())]
+        plain = [r for r in runs if len(re.findall(r"\b[A-Z]", r.group())) <= 8 and
+                 not _OF.search(window, max(0, r.start() - 4), r.start())]
+        after_word = [r for r in plain if _CONNECTOR.search(window, 0, r.start())]  # "and CyberShop, a ..."
+        after_comma = [r for r in plain if len(re.findall(r"\b[A-Z]", r.group())) >= 2 and
+                       _COMMA.search(window, 0, r.start())]
+        candidates = formed or after_word or after_comma
+        if not candidates:
+            continue
+        best = candidates[0]
+        name = re.sub(r"^(?:And|By|Between|With)\s+", "", re.sub(r"\s+", " ", best.group()).strip(" ,"))
+        if any(p.name == name or p.term == m.group(1) for p in out):
+            continue
+        out.append(Party(name, m.group(1), lo + best.start()))
+        if len(out) >= MAX_PARTIES:
+            break
+    return out
+
+
+def parties_sentence(parties: Sequence[Party]) -> str:
+    """'Digicorp, Inc. (the "Company") and Rudolph Productions LLC (the "Content Provider").'"""
+    names = [f'{p.name.rstrip(",")} (the "{p.term}")' for p in parties]
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return joined + "."
+
+
+def opening_chunks(chunks: Sequence[Chunk], source: str, limit: int = OPENING_CHARS) -> list[Chunk]:
+    """The chunks of ``source`` that start within its first ``limit`` characters (at least its first)."""
+    own = [c for c in chunks if c.source == source]
+    return [c for c in own if c.start < limit] or own[:1]
+
+
+@dataclass(frozen=True)
+class Point:
+    """A point stated: its label, the sentence (no markers) and the passages that support it."""
+
+    label: str
+    sentence: str
+    cited: tuple[Chunk, ...]
+
+
+_MARKERS = re.compile(r"\s*(?:\[\d+(?:\s*,\s*\d+)*\])+")
+
+
+_BLANK = re.compile(r"_{3,}|\[\s*(?:date|name|\u2022|\*+)\s*\]|\bXX+\b", re.I)
+
+
+def point_sentence(sentence: str) -> str:
+    """The reader's sentence as a point: ``[n]`` markers removed, one full stop at the end; '' when it states
+    a blank of the form ("signed on ___________", "[date]"): the value is not in the document."""
+    if _BLANK.search(sentence):
+        return ""
+    text = re.sub(r"\s+", " ", _MARKERS.sub("", sentence)).strip()
+    return text if text.endswith((".", "!", "?", '."', ".)")) else text.rstrip(" ,;:") + "."
+
+
+class Numbering:
+    """Source numbers in order of first citation over a whole summary: ``[1]``, ``[2]``, ... (a passage
+    cited by two points keeps its number)."""
+
+    def __init__(self) -> None:
+        self.chunks: list[Chunk] = []
+
+    def marks(self, cited: Sequence[Chunk]) -> str:
+        out = ""
+        for c in cited:
+            n = next((i for i, k in enumerate(self.chunks, 1) if k.source == c.source and k.id == c.id), 0)
+            if not n:
+                self.chunks.append(c)
+                n = len(self.chunks)
+            out += f"[{n}]"
+        return out
+
+
+def render_point(point: Point, numbering: Numbering) -> str:
+    """'- Governing law: This Agreement is governed by the laws of the State of New York. [3]'"""
+    return f"- {point.label}: {point.sentence} {numbering.marks(point.cited)}".rstrip()

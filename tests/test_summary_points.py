@@ -1,0 +1,157 @@
+"""Summaries built from the questions a document's kind is read for: a contract's parties read exactly from its
+preamble, its other points answered through the question-answering path, each document under its own title."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import ScriptedGenerator
+
+from assistant.config import PipelineOptions
+from assistant.documents import extract
+from assistant.models.base import GenerationRequest
+from assistant.records import Document, Segment, TokenText
+from assistant.ttrag.compute.summarize import points
+from assistant.ttrag.context import build_context, restricted
+from assistant.ttrag.pipeline import Models, ask, summarize_by_kind
+
+SAMPLE = Path(__file__).resolve().parents[1] / "resources" / "samples" / "supply-agreement.md"
+
+
+def _doc(text: str, name: str = "contract.txt") -> Document:
+    return Document(name, text, (Segment(text, page=1),), (0,))
+
+
+SEC_PREAMBLE = (
+    "Exhibit 10.13\nCOLLABORATION AGREEMENT\nTHIS COLLABORATION AGREEMENT (the \u201cAgreement\u201d) is entered "
+    "into as of November 2, 2012 (the \u201cEffective Date\u201d)\nby and between BIOCEPT,\u00a0INC., a California "
+    "corporation having an address of 5810 Nancy Ridge Drive, Suite 150, San Diego,\nCA 92121 (\u201cBiocept\u201d), "
+    "and LIFE TECHNOLOGIES CORPORATION, a Delaware corporation having an address of 5791 Van\nAllen Way, Carlsbad, "
+    "California 92008 (\u201cLife Technologies\u201d), with its deposit accounts insured by the Federal Deposit "
+    "Insurance\nCorporation (\"FDIC\").\nWHEREAS, Life Technologies is engaged in the development of diagnostics "
+    "(the \"Field\");\nNOW, THEREFORE, the parties agree as follows:\n1. Definitions. Affiliate Holdings Corp. "
+    "(the \"Affiliate\") means ...\n")
+
+
+def test_the_parties_are_the_names_the_preamble_defines() -> None:
+    parties = points.preamble_parties(_doc(SEC_PREAMBLE))
+    # a name with an address after it, a non-breaking space inside it; the agreement and its date are no
+    # party, nor a body named with "the", nor a name defined after the recitals begin
+    assert [(p.name, p.term) for p in parties] == [("BIOCEPT, INC.", "Biocept"),
+                                                   ("LIFE TECHNOLOGIES CORPORATION", "Life Technologies")]
+    assert SEC_PREAMBLE[parties[0].start:].startswith("BIOCEPT")
+    assert points.parties_sentence(parties) == \
+        'BIOCEPT, INC. (the "Biocept") and LIFE TECHNOLOGIES CORPORATION (the "Life Technologies").'
+
+
+def test_a_cover_page_and_a_person_are_parties_too() -> None:
+    cover = SAMPLE.read_text(encoding="utf-8")
+    assert [p.name for p in points.preamble_parties(_doc(cover))] == ["Norhaven Medical Devices GmbH",
+                                                                      "Calder Precision Components Ltd."]
+    person = ('This Endorsement Agreement is made on July 1, 2013 by and between Marine MP, LLC ("Lender"), and '
+              'Arnold Meyer ("Endorser").\nRECITALS\n')
+    assert [p.name for p in points.preamble_parties(_doc(person))] == ["Marine MP, LLC", "Arnold Meyer"]
+    assert points.preamble_parties(_doc("A memo with no definitions at all. It says nothing of parties.")) == []
+
+
+def test_a_blank_of_the_form_is_no_point() -> None:
+    assert points.point_sentence("The Agreement was signed on ___________. [1]") == ""
+    assert points.point_sentence("The agreement is dated [date].") == ""
+    assert points.point_sentence("This Agreement is governed by the laws of Kansas [3][4]") == \
+        "This Agreement is governed by the laws of Kansas."
+
+
+def test_what_each_kind_is_read_for() -> None:
+    labels = [p.label for p in points.points_for("contract")]
+    assert labels[:2] == ["Parties", "Subject"] and {"Date", "Term", "Governing law"} <= set(labels)
+    assert len(points.points_for("contract", detail=True)) > len(labels)
+    assert [p.label for p in points.points_for("contract", gist=True)] == ["Parties", "Subject"]
+    assert points.points_for("report") == ()  # no kind of its own: the central-passage summary stands
+
+
+LAW = "This Agreement is governed by the laws of England and Wales."
+
+
+def _contract(name: str, buyer: str, supplier: str, law: str) -> Document:
+    parts = [f"SUPPLY AGREEMENT\nThis Supply Agreement is made on 3 March 2021 between {buyer} Ltd., a company "
+             f'registered in England ("Buyer"), and {supplier} GmbH, a company registered in Germany ("Supplier").',
+             "RECITALS\nThe Supplier makes valves. The Buyer wishes to buy valves for its plants."]
+    parts += [f"Clause {i}. The Supplier shall pack the valves of batch {i} in crates of {i + 10}." for i in range(30)]
+    parts.insert(12, f"Clause 99. Governing law. {law}")
+    text = "\n\n".join(parts)
+    return _doc(text, name)
+
+
+def _reader(request: GenerationRequest) -> str:
+    """The reader: the governing law where a passage states it, not found for every other point."""
+    if request.purpose == "route":
+        return json.dumps({"route": "summarization", "target": ""})
+    passages = request.user.split("\n[")[1:]
+    if "Which law governs" in request.user:
+        for n, p in enumerate(passages, 1):
+            if "governed by the laws of" in p:
+                law = p.split("governed by the laws of ")[1].split(".")[0]
+                return json.dumps({"found": True, "passage": n, "short_answer": law,
+                                   "answer": f"This Agreement is governed by the laws of {law}."})
+    return json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+
+
+def test_a_contract_summary_states_its_points_and_leaves_out_what_it_does_not_find(
+        tokenizer: object, embedder: object, encoder: object) -> None:
+    ctx = build_context([_contract("valves.txt", "Ashford Pumps", "Brenner Ventile", LAW)], tokenizer, chunk_tokens=60)
+    events: list[object] = []
+    answer = ask(ctx, "Summarize this agreement", Models(ScriptedGenerator(_reader), embedder, encoder),  # type: ignore[arg-type]
+                 PipelineOptions(), emit=events.append)
+    lines = answer.text.splitlines()
+    assert answer.route == "summarization" and answer.found
+    assert lines[0].startswith("SUPPLY AGREEMENT") and lines[0].endswith(":")  # the document's title line
+    assert lines[1] == '- Parties: Ashford Pumps Ltd. (the "Buyer") and Brenner Ventile GmbH (the "Supplier"). [1]'
+    assert lines[2] == "- Governing law: This Agreement is governed by the laws of England and Wales. [2]"
+    assert len(lines) == 3  # subject, date and term not found: left out, not invented
+    assert "Governing law" in answer.sources[1].snippet or "governed" in answer.sources[1].snippet
+    assert answer.sources[0].snippet.startswith("This Supply Agreement is made")
+    assert "".join(e.text for e in events if isinstance(e, TokenText)) == answer.text  # streamed point by point
+
+
+def test_two_contracts_each_under_its_own_title_from_its_own_passages(
+        tokenizer: object, embedder: object, encoder: object) -> None:
+    a = _contract("a.txt", "Ashford Pumps", "Brenner Ventile", LAW)
+    b = _contract("b.txt", "Corran Mills", "Dunmore Steel", "This Agreement is governed by the laws of Scotland.")
+    ctx = build_context([a, b], tokenizer, chunk_tokens=60)
+    summary = summarize_by_kind(ctx, Models(ScriptedGenerator(_reader), embedder, encoder))  # type: ignore[arg-type]
+    assert summary is not None
+    blocks = summary.text.split("\n- Parties: ")
+    assert len(blocks) == 3 and "(a.txt" in blocks[0] and "(b.txt" in blocks[1]
+    assert "England and Wales" in blocks[1] and "Scotland" in blocks[2] and "Scotland" not in blocks[1]
+    assert "Ashford" in blocks[1] and "Corran" in blocks[2]
+    # each point's passages are its own document's, with the chunk ids of the whole context
+    for bullet in summary.bullets:
+        cited = [summary.passages[n - 1] for n in bullet.cites]
+        assert len({c.source for c in cited}) == 1
+        assert all(ctx.chunks[c.id].source == c.source and ctx.chunks[c.id].start == c.start for c in cited)
+
+
+def test_one_document_of_several_is_a_context_of_its_own(tokenizer: object) -> None:
+    a, b = _contract("a.txt", "Ashford", "Brenner", LAW), _contract("b.txt", "Corran", "Dunmore", LAW)
+    ctx = build_context([a, b], tokenizer, chunk_tokens=60)
+    sub, original = restricted(ctx, "b.txt")
+    assert [c.id for c in sub.chunks] == list(range(len(sub.chunks))) and {c.source for c in sub.chunks} == {"b.txt"}
+    assert [ctx.chunks[i].text for i in original] == [c.text for c in sub.chunks]
+    assert sub.bm25.search("Dunmore", 1)[0][0] == 0  # BM25 over this document's chunks alone
+
+
+def test_a_report_keeps_the_central_passage_summary(tokenizer: object, embedder: object) -> None:
+    text = "Annual report of the harbour office.\n\n" + "\n\n".join(
+        f"In {2000 + i} the harbour handled {i * 7} ships and {i * 3} tonnes of tin." for i in range(20))
+    ctx = build_context([_doc(text, "report.txt")], tokenizer, chunk_tokens=60)
+    assert summarize_by_kind(ctx, Models(ScriptedGenerator(_reader), embedder, None)) is None  # type: ignore[arg-type]
+
+
+def test_the_real_reader_summarises_the_sample_contract(tokenizer: object, embedder: object, encoder: object,
+                                                        fast_llm: object) -> None:
+    ctx = build_context([extract(SAMPLE)], tokenizer)
+    summary = summarize_by_kind(ctx, Models(fast_llm, embedder, encoder), gist=True)  # type: ignore[arg-type]
+    assert summary is not None
+    assert summary.bullets[0].text.startswith("Parties: Norhaven Medical Devices GmbH")
+    assert "Calder Precision Components Ltd." in summary.bullets[0].text
