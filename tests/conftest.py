@@ -31,6 +31,16 @@ def shared_data() -> Path:
     return Path(os.environ.get("ASSISTANT_TEST_DATA", ROOT.parent / "shared" / "data"))
 
 
+@pytest.fixture(autouse=True)
+def _cyclic_garbage_between_tests() -> Iterator[None]:
+    """Once a window has moved the cyclic collector to the GUI thread (assistant.gui.collector), tests that
+    run no event loop never reach its timer: collect what is due after each test, on the main thread."""
+    yield
+    gui_collector = sys.modules.get("assistant.gui.collector")
+    if gui_collector is not None and (installed := gui_collector.collector()) is not None:
+        installed.collect_due()
+
+
 @pytest.fixture(scope="session")
 def data_root() -> Path:
     root = shared_data()

@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from assistant.errors import Cancelled
+from assistant.gui.collector import collect_on_gui_thread
 from assistant.gui.refcounts import guard_singletons
 
 Emit = Callable[[Any], None]
@@ -86,6 +87,7 @@ class TaskRunner(QObject):
     def __init__(self, parent: QObject | None = None, *, max_threads: int = 4) -> None:
         super().__init__(parent)
         guard_singletons()  # its workers emit thousands of signals (see assistant.gui.refcounts)
+        collect_on_gui_thread()  # its workers must never collect a widget's garbage (assistant.gui.collector)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(max_threads)
         self._bridge = _Bridge(self)

@@ -11,6 +11,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 
 from assistant.config import Settings, config_dir
 from assistant.gui.ask_context import AskContext
+from assistant.gui.collector import collect_on_gui_thread
 from assistant.gui.files_controller import FilesController
 from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
 from assistant.gui.mail_controller import ADD_ACCOUNT_HREF, ADD_ACCOUNT_LINK, MailController
@@ -48,6 +49,7 @@ class MainWindow(WindowLayout):
     def __init__(self, store: ModelStore, *, cache: MailCache | None = None,
                  settings: QSettings | None = None) -> None:
         guard_singletons()  # before any signal is emitted (see assistant.gui.refcounts)
+        collect_on_gui_thread()  # before any worker runs (see assistant.gui.collector)
         super().__init__(store, cache=cache or MailCache(max_bytes=store.settings.mail.cache_mb * MIB),
                          settings=settings or gui_settings(), pending=PendingDrafts())
         self.asking = AskContext(self)  # what the Ask panel asks about: a message, the ticked open files
