@@ -60,6 +60,7 @@ def test_the_task_runner_and_the_window_put_the_guard_in_place() -> None:
 
     for init in (TaskRunner.__init__, MainWindow.__init__):
         assert "guard_singletons" in init.__code__.co_names
+        assert "collect_on_gui_thread" in init.__code__.co_names  # and move the collector (below)
 
 
 class _InACycle:
@@ -101,10 +102,3 @@ def test_cyclic_garbage_a_worker_piles_up_is_collected_on_the_gui_thread(qapp: Q
         time.sleep(0.01)
     assert freed_on == [threading.main_thread().name]
 
-
-def test_the_task_runner_and_the_window_move_the_collector_to_the_gui_thread() -> None:
-    from assistant.gui.tasks import TaskRunner
-    from assistant.gui.window import MainWindow
-
-    for init in (TaskRunner.__init__, MainWindow.__init__):
-        assert "collect_on_gui_thread" in init.__code__.co_names

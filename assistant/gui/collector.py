@@ -26,13 +26,13 @@ _collector: GuiThreadCollector | None = None
 class GuiThreadCollector(QObject):
     """A timer on the GUI thread that runs the generations of the cyclic collector that are due."""
 
-    def __init__(self, parent: QObject, interval_ms: int = INTERVAL_MS) -> None:
+    def __init__(self, parent: QObject) -> None:
         super().__init__(parent)
         self.thresholds = gc.get_threshold()  # (700, 10, 10) unless the process set its own
         gc.disable()
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.collect_due)
-        self._timer.start(interval_ms)
+        self._timer.start(INTERVAL_MS)
 
     def collect_due(self) -> int:
         """Collect each generation whose count is past its threshold, youngest first, as CPython's own

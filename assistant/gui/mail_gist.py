@@ -129,18 +129,25 @@ class GistQueue(QObject):
             return kept if kept is not None else gist_and_keep(store, cache, new.ref, cancel=cancel)
 
         task = self.runner.start("gist", f"Reading the attachments of \u201c{new.subject}\u201d", work,
-                                 lambda gist: self._done(new, gist), on_error=lambda exc: self._failed(new, exc))
+                                 lambda gist: self._done(task, new, gist),
+                                 on_error=lambda exc: self._failed(task, new, exc))
         self.current = (task, new)
 
-    def _done(self, new: NewMessage, gist: Gist | None) -> None:
-        self.current = None
-        self.read.add(new.id)
-        if gist is not None:
+    def _ended(self, task: Task) -> None:
+        """``task`` ended: it is no longer the gist under way, unless another already took its place (a task
+        cancelled for a question ends after the one that reads its message again has started)."""
+        if self.current is not None and self.current[0] is task:
+            self.current = None
+
+    def _done(self, task: Task, new: NewMessage, gist: Gist | None) -> None:
+        self._ended(task)
+        if gist is not None and new.id not in self.read:
             self.ready.emit(new, gist)
+        self.read.add(new.id)
         self._next()
 
-    def _failed(self, new: NewMessage, exc: BaseException) -> None:
-        self.current = None
+    def _failed(self, task: Task, new: NewMessage, exc: BaseException) -> None:
+        self._ended(task)
         if not isinstance(exc, Cancelled):
             self.read.add(new.id)  # not tried again in this session (it may be tried after a restart)
             self.failed.emit(new, str(exc))
