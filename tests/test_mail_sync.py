@@ -8,9 +8,12 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
+
 from assistant.accounts import Account
 from assistant.config import WatchedFolder
-from assistant.errors import ServerUnreachable
+from assistant.errors import Cancelled, ServerUnreachable
+from assistant.mail import sync
 from assistant.mail.cache import CachedRef, MailCache
 from assistant.mail.imap import ImapSource
 from assistant.mail.sync import SyncResult, sync_account, sync_folder
@@ -209,3 +212,53 @@ def test_a_sync_in_offline_mode_says_that_only_this_computer_was_reached() -> No
             "saved to Drafts.")
     finally:
         netguard.set_offline(previous)
+
+
+def test_two_syncs_of_one_new_folder_run_one_after_the_other(mail_account: Account, dovecot: object,
+                                                             server_client: object, user_dirs: Path) -> None:
+    """The app's first sync of an account just added and its watcher's first sync: the second waits, then finds
+    nothing new, and keeps what the first fetched (and what was saved beside it)."""
+    account = folder_account(mail_account, server_client, 3)
+    folder = account.folders[0]
+    cache = MailCache()
+    fetched, release = threading.Event(), threading.Event()
+    outcome: dict[str, SyncResult] = {}
+
+    def first_emit(event: object) -> None:
+        if isinstance(event, Progress) and event.done == event.total > 0:  # every message is in the cache
+            fetched.set()
+            release.wait(10)
+
+    def run(name: str, emit: object) -> None:
+        with ImapSource(account, dovecot.password) as source:  # type: ignore[attr-defined]
+            outcome[name] = sync_folder(source, cache, folder, emit=emit)  # type: ignore[arg-type]
+
+    first = threading.Thread(target=run, args=("first", first_emit))
+    first.start()
+    assert fetched.wait(10)
+    state = cache.state("test", folder)
+    assert state is not None
+    ref = CachedRef("test", folder, state.uidvalidity, 1)
+    assert cache.put_sidecar(ref, "gist", b"{}") is not None  # the gist saved while the first sync ends
+    second = threading.Thread(target=run, args=("second", lambda e: None))
+    second.start()
+    second.join(1.0)
+    assert second.is_alive()  # it waits for the first
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert outcome["first"].new_uids == (1, 2, 3) and outcome["second"].new_uids == ()
+    assert [r.uid for r in cache.refs("test")] == [1, 2, 3]
+    assert cache.get_sidecar(ref, "gist") == b"{}"
+
+
+def test_a_sync_waiting_for_its_folder_is_cancelled(mail_account: Account, dovecot: object,
+                                                  server_client: object, user_dirs: Path) -> None:
+    account = folder_account(mail_account, server_client, 1)
+    cache = MailCache()
+    with sync._FolderLock(cache, "test", account.folders[0], None):  # another sync of the folder runs
+        cancel = threading.Event()
+        cancel.set()
+        with ImapSource(account, dovecot.password) as source, pytest.raises(Cancelled):  # type: ignore[attr-defined]
+            sync_folder(source, cache, account.folders[0], cancel=cancel)
+    assert cache.state("test", account.folders[0]) is None  # it never started

@@ -20,6 +20,10 @@ closed with ``* BYE`` or truncates a literal in the middle of a FETCH raises
 files (atomic writes) and its temporary files are swept at the next sync; a full or read-only data folder
 raises :class:`~assistant.errors.StorageError`. Messages of an unfinished batch are fetched again by the
 next sync and overwrite their own file, so every message ends up in the cache exactly once.
+
+One folder syncs once at a time in a process: the app's sync and its watcher's first sync of a folder just
+added would otherwise both find no state, and the second's fresh start would remove what the first had fetched
+(and the gist being saved beside it). The second waits for the first, then finds nothing new.
 """
 
 from __future__ import annotations
@@ -41,6 +45,10 @@ log = logging.getLogger(__name__)
 DEFAULT_BATCH = 50
 DEFAULT_BATCH_BYTES = 16 * 1024**2  # bounds memory: one batch of bodies is held at a time
 STAGE = "mail_sync"
+LOCK_POLL_S = 0.2  # how often a sync waiting for the folder's other sync looks at its cancel event
+
+_folder_locks: dict[tuple[str, str, str], threading.Lock] = {}
+_folder_locks_guard = threading.Lock()
 
 
 RESYNC_QRESYNC = "qresync"  # the server named the vanished UIDs (RFC 7162 §3.2.5)
@@ -87,8 +95,32 @@ def sync_folder(source: ImapSource, cache: MailCache, folder: str, *,
         MailError: the connection failed (the state saved so far is kept); ConnectionLost when it failed
             during a FETCH.
         StorageError: the data folder is full or read-only (the state saved so far is kept).
-        Cancelled: ``cancel`` was set (between batches).
+        Cancelled: ``cancel`` was set (between batches, or while waiting for another sync of the folder).
     """
+    with _FolderLock(cache, source.account.name, folder, cancel):
+        return _sync_folder(source, cache, folder, emit, batch_size, batch_bytes, cancel)
+
+
+class _FolderLock:
+    """Held while one folder of one cache syncs; waiting for it ends with Cancelled when ``cancel`` is set."""
+
+    def __init__(self, cache: MailCache, account: str, folder: str, cancel: threading.Event | None) -> None:
+        key = (str(cache.root.resolve()), account, folder)
+        with _folder_locks_guard:
+            self.lock = _folder_locks.setdefault(key, threading.Lock())
+        self.cancel = cancel
+
+    def __enter__(self) -> None:
+        while not self.lock.acquire(timeout=LOCK_POLL_S):
+            if self.cancel is not None and self.cancel.is_set():
+                raise Cancelled()
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
+
+def _sync_folder(source: ImapSource, cache: MailCache, folder: str, emit: Callable[[Event], None],
+                 batch_size: int, batch_bytes: int, cancel: threading.Event | None) -> SyncResult:
     account = source.account.name
     cache.sweep(account, folder)  # temporary files of a sync that was killed mid-write
     state = cache.state(account, folder)
