@@ -11,8 +11,9 @@ from conftest import ScriptedGenerator
 from assistant.config import PipelineOptions
 from assistant.documents import extract
 from assistant.models.base import GenerationRequest
-from assistant.records import Document, Segment, TokenText
+from assistant.records import Chunk, Document, Segment, TokenText
 from assistant.ttrag.compute.summarize import points
+from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.context import build_context, restricted
 from assistant.ttrag.pipeline import Models, ask, summarize_by_kind
 
@@ -155,3 +156,17 @@ def test_the_real_reader_summarises_the_sample_contract(tokenizer: object, embed
     assert summary is not None
     assert summary.bullets[0].text.startswith("Parties: Norhaven Medical Devices GmbH")
     assert "Calder Precision Components Ltd." in summary.bullets[0].text
+
+
+def test_the_opening_is_read_without_the_running_footer_of_every_page() -> None:
+    """A CUAD filing's footer ("Source: PELICAN DELIVERS, INC., S-1, 2/11/2020") on every page gives the
+    filing's date, not the agreement's: the summary's opening read leaves it out of what the reader sees."""
+    footer = "Source: ACME DELIVERS, INC., S-1, 2/11/2020"
+    pages = [f"Page {i} of the statement of work, which the parties signed.\n{footer}\n" for i in range(4)]
+    text = "".join(pages)
+    doc = Document("sow.pdf", text, (Segment(text, page=1),), (0,))
+    chunk = Chunk(0, text[:len(pages[0]) + 20], "sow.pdf", 0, len(pages[0]) + 20)
+    shown = points.without_spans(chunk, side_spans(doc))
+    assert footer not in shown.text and "Page 0 of the statement of work" in shown.text
+    assert (shown.id, shown.start, shown.end) == (chunk.id, chunk.start, chunk.end)  # cited as it stands
+    assert points.without_spans(chunk, []) == chunk

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
+from assistant.text.dates import without_shared_dates
 from assistant.ttrag import decision, grounding
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
@@ -154,13 +155,14 @@ def _number_tokens(text: str) -> set[str]:
 def states_numbers(short: str, sentence: str) -> bool:
     """True when ``sentence`` states every number of ``short``, with its percent sign when ``short`` has one
     ("4%" needs "4%" or "4 %", not the "4" of "4 February"; thousands commas ignored), or ``short`` holds
-    no number.
+    no number. A date of ``short`` the sentence states in another form counts as stated
+    (:func:`assistant.text.dates.without_shared_dates`).
 
     The answer sentence is held back until it does: the draft benchmark showed the reader pairing the
     short answer "4%" with an unrelated sentence from the e-mail ("... by 4 February 2027")."""
     stated = _number_tokens(sentence)
     stated |= {t.rstrip("%") for t in stated}
-    return _number_tokens(short) <= stated
+    return _number_tokens(without_shared_dates(short, sentence)) <= stated  # "2020-03-19": "March 19, 2020"
 
 
 def agree(short: str, sentence: str) -> bool:

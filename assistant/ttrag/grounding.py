@@ -17,6 +17,7 @@ from functools import lru_cache
 import Stemmer
 
 from assistant.records import Chunk
+from assistant.text.dates import dates_in, without_shared_dates
 from assistant.ttrag.qtype import QuestionType, fits
 
 _WORD = re.compile(r"\w+")
@@ -57,11 +58,21 @@ def key_terms(question: str) -> frozenset[str]:
 
 
 def supporting(short_answer: str, chunks: Sequence[Chunk]) -> list[int]:
-    """1-based numbers of the chunks whose words include every content word of ``short_answer``."""
+    """1-based numbers of the chunks whose words include every content word of ``short_answer``; a date in
+    it may stand there written another way ("2020-03-19" in "the 19th day of March, 2020",
+    :func:`assistant.text.dates.dates_in`), its other words as they are."""
     wanted = terms(short_answer)
     if not wanted:
         return []
-    return [n for n, c in enumerate(chunks, 1) if wanted <= terms(c.text)]
+    found = [n for n, c in enumerate(chunks, 1) if wanted <= terms(c.text)]
+    if found or not dates_in(short_answer):
+        return found
+    out = []
+    for n, c in enumerate(chunks, 1):
+        rest = without_shared_dates(short_answer, c.text)
+        if not dates_in(rest) and terms(rest) <= terms(c.text):  # every date stated there, the rest word for word
+            out.append(n)
+    return out
 
 
 def coverage(question: str, chunks: Sequence[Chunk], equivalents: Sequence[tuple[str, str]] = ()) -> float:

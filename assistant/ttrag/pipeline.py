@@ -40,6 +40,7 @@ from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.compute.summarize import points
 from assistant.ttrag.compute.summarize.choose import documents_asked
 from assistant.ttrag.compute.summarize.oneline import lead_line
+from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.context import Context, chunk_at, restricted
 from assistant.ttrag.generate import Reading, cite, states_numbers, stream_answer
 from assistant.ttrag.rewrite import rewrite_query, translate_answer, translate_query
@@ -528,7 +529,10 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         point = replace(point, where="search")
     if point.where == "opening":
         chunks = _whole(ctx, points.opening_chunks(ctx.chunks, doc.source)[:opts.ce_top_k], opts)
-        reading = _read(run, models, opts, point.question, chunks, 0)
+        # read without the page furniture: an SEC filing's footer on every page ("Source: PELICAN DELIVERS,
+        # INC., S-1, 2/11/2020") gives the filing's date, not the agreement's
+        furniture = side_spans(doc)
+        reading = _read(run, models, opts, point.question, [points.without_spans(c, furniture) for c in chunks], 0)
         if not reading.found:
             return None
         chunks = _passages_read(chunks, reading)

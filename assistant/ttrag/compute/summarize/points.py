@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from assistant.records import Chunk, Document
@@ -172,6 +172,24 @@ def opening_chunks(chunks: Sequence[Chunk], source: str, limit: int = OPENING_CH
     """The chunks of ``source`` that start within its first ``limit`` characters (at least its first)."""
     own = [c for c in chunks if c.source == source]
     return [c for c in own if c.start < limit] or own[:1]
+
+
+def without_spans(chunk: Chunk, spans: Sequence[tuple[int, int]]) -> Chunk:
+    """``chunk`` with the text of the document's character ``spans`` (sorted; side matter, e.g. running
+    headers and footers) taken out of what the reader is shown; its id and offsets unchanged."""
+    text, pos = chunk.text, chunk.start
+    kept: list[str] = []
+    cut = 0
+    for a, b in spans:
+        if b <= pos or a >= chunk.end:
+            continue
+        lo, hi = max(a, pos) - chunk.start, min(b, chunk.end) - chunk.start
+        kept.append(text[cut:lo])
+        cut = hi
+    if not kept:
+        return chunk
+    kept.append(text[cut:])
+    return replace(chunk, text=re.sub(r"\n{3,}", "\n\n", "".join(kept)))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,68 @@
+"""The contract summary's Date point on the CUAD dev half, before and after dates are matched in any written
+form (assistant.text.dates): the same reader reply judged by the checks of each, side by side in one run.
+
+    .venv/bin/python benchmarks/date_point.py [--half dev] [--contracts N]
+
+For each contract with an Agreement Date row (present or absent), the Date point is read from the opening
+passages as the summary reads it (:func:`assistant.ttrag.pipeline._point`); **before** swaps the date
+matching out of the grounding and sentence checks. Verdicts by the cuad task's judge: right / wrong /
+left out. Prints one line per contract and a count table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import assistant.models  # noqa: F401  (offline environment)
+import assistant.text.dates as dates
+from assistant.config import Settings
+from assistant.eval.cuad import contract_set, load_items
+from assistant.service import ModelStore
+from assistant.ttrag import generate, grounding, pipeline
+from assistant.ttrag.compute.summarize import points
+from assistant.ttrag.context import build_context
+
+HERE = Path(__file__).resolve().parent
+
+
+def _dates_matched(on: bool) -> None:
+    grounding.without_shared_dates = dates.without_shared_dates if on else (lambda t, o: t)  # type: ignore
+    grounding.dates_in = dates.dates_in if on else (lambda t: [])  # type: ignore
+    generate.without_shared_dates = dates.without_shared_dates if on else (lambda t, o: t)  # type: ignore
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=HERE.parents[1] / "shared" / "data")
+    ap.add_argument("--half", choices=("dev", "test"), default="dev")
+    ap.add_argument("--contracts", type=int, default=1000)
+    args = ap.parse_args()
+    contracts, _ = contract_set(args.data)
+    store = ModelStore(Settings())
+    models, opts = store.models(), store.settings.pipeline
+    point_opts = replace(opts, router=False, max_rewrites=0, fallback_top_k=0)
+    date = next(p for p in points.CONTRACT_POINTS if p.label == "Date")
+    items = [it for it in load_items(args.data) if it.kind.name == "Agreement Date" and it.question.half == args.half]
+    counts: Counter[tuple[str, str]] = Counter()
+    for it in items[:args.contracts]:
+        doc, _ = contracts.read(it.question)
+        ctx = build_context([doc], store.tokenizer())
+        verdicts = []
+        for when, on in (("before", False), ("after", True)):
+            _dates_matched(on)
+            found = pipeline._point(ctx, date, models, point_opts, pipeline._Run(lambda e: None, threading.Event()))
+            verdict = "left out" if not found else "right" if it.accepts(found.sentence, True) else "wrong"
+            counts[(when, verdict)] += 1
+            verdicts.append(verdict)
+        print(f"{it.contract[:40]} {it.label or '(absent)'}: before {verdicts[0]}, after {verdicts[1]}", flush=True)
+    print("\n| | right | wrong | left out |\n|---|---|---|---|")
+    for when in ("before", "after"):
+        print(f"| {when} | " + " | ".join(str(counts[(when, v)]) for v in ("right", "wrong", "left out")) + " |")
+
+
+if __name__ == "__main__":
+    main()
