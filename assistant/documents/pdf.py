@@ -45,6 +45,7 @@ from assistant.documents.base import (
 from assistant.documents.limits import Limits, raise_hint
 from assistant.documents.ocr import OcrUnavailable, ocr_image
 from assistant.documents.ocrlayer import layer_matches, reads_like_language
+from assistant.documents.pdfraw import RawPdf
 from assistant.documents.pdftext import page_text
 from assistant.errors import InputError, PasswordRequired
 from assistant.records import Segment
@@ -256,6 +257,7 @@ class PdfExtractor(Extractor):
             pass
         limits = current_limits()
         reader = _PageReader(limits)
+        raw = RawPdf(pdf)  # fonts and content streams (pypdf), read only for a page whose text PDFium leaves out
         try:
             if pdf.get_formtype() != pdfium.raw.FORMTYPE_NONE:
                 try:
@@ -273,7 +275,7 @@ class PdfExtractor(Extractor):
                 try:
                     textpage = page.get_textpage()
                     try:
-                        read = page_text(page, textpage)
+                        read = page_text(page, textpage, raw=raw, index=index)
                         text, invisible = read.text, read.invisible
                         if read.margin_numbers:  # never silent: the margin's line numbers are named, not read
                             values = sorted(int(n) for n in read.margin_numbers)

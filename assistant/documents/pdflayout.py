@@ -25,7 +25,7 @@ PROSE_WIDTH = 8.0  # line heights (~9 em): a text column is at least this wide
 WIDE_GAP = 2.0  # line heights: in a line standing alone, a gap this wide separates cells
 MAX_DEPTH = 24  # XY-cut recursion bound (pathological layouts fall back to plain rows)
 _NUMBER = re.compile(r"\d{1,4}")
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic, Syriac, Thaana, NKo
+RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic, Syriac, Thaana, NKo
 
 
 @dataclass(slots=True)
@@ -258,7 +258,7 @@ def _group_rows(items: list[Fragment]) -> list[list[Fragment]]:
 
 
 def _rtl(row: list[Fragment]) -> bool:
-    if not any(_RTL.search(f.text) for f in row):
+    if not any(RTL.search(f.text) for f in row):
         return False
     strong = [_direction(ch) for f in row for ch in f.text if ch.isalpha()]
     return strong.count("R") * 2 >= len(strong) > 0  # a tie reads from the right

@@ -14,7 +14,11 @@ reader can check it against the image (:mod:`assistant.documents.ocrlayer`).
 
 A page whose text objects are all visible and whose text rectangles already run line by line, top to
 bottom and left to right without wide gaps keeps PDFium's text unchanged (the fast path); only other
-pages pay for per-character positions.
+pages pay for per-character positions. Pages with right-to-left text always do: PDFium's bidi pass
+reverses the characters of one glyph mapped to several (a whole Arabic word), which are put back in the
+mapping's order. A two-byte code the file maps to nothing (PDFium reports the glyph number as a letter)
+adds its ink but no text. Text PDFium leaves out in a predefined CJK CMap comes from
+:mod:`assistant.documents.pdfcmap`.
 """
 
 from __future__ import annotations
@@ -26,11 +30,13 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.documents.pdflayout import CELL_GAP, Fragment, layout
+from assistant.documents.pdfcmap import unmapped_fragments
+from assistant.documents.pdflayout import CELL_GAP, RTL, Fragment, layout
+from assistant.documents.pdfobjects import object_bounds, scan_layer
+from assistant.documents.pdfraw import RawPdf
 
 TINY = 2.0  # points: a glyph box lower than this is not readable (1-pt text)
 WHITE = 245  # 0-255: fill at least this light on every channel counts as white
-SCAN_COVER = 0.5  # a page whose images cover at least this share of its crop box is a scan
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -41,6 +47,7 @@ class _Objects:
     hidden: set[int] = field(default_factory=set)  # invisible render mode or white fill
     backgrounds: list[tuple[float, float, float, float]] = field(default_factory=list)
     unpainted: list[Any] = field(default_factory=list)  # text objects in the invisible or clip-only mode
+    texts: list[Any] = field(default_factory=list)  # the page's own (not a form's) text objects in order
     images: list[tuple[float, float, float, float]] = field(default_factory=list)  # images among backgrounds
 
 
@@ -66,22 +73,27 @@ SOFT_HYPHEN = "\u00ad"
 _BROKEN_WORD = re.compile(SOFT_HYPHEN + r"[ \t]*\n[ \t]*(?=\w)")
 
 
-def page_text(page: Any, textpage: Any) -> PageText:
+def page_text(page: Any, textpage: Any, *, raw: RawPdf | None = None, index: int = 0) -> PageText:
     """The visible text, the invisible text, the margin line numbers and the OCR layer of one page.
 
     Args:
         page: a ``pypdfium2.PdfPage``; textpage: its ``PdfTextPage``.
+        raw: the pages' fonts and content streams, for text PDFium gives no characters (:mod:`~.pdfcmap`);
+            index: the page's index in the file.
     """
     crop = page.get_bbox()
     objects = _scan_objects(page)
-    if not objects.hidden and _runs_in_order(textpage, crop):
-        return PageText(_pdfium_text(textpage))
-    fragments = _fragments(textpage, objects, crop)
+    unmapped = unmapped_fragments(objects.texts, textpage, raw, index, objects.hidden)
+    if not objects.hidden and not unmapped and _runs_in_order(textpage, crop):
+        text = _pdfium_text(textpage)
+        if not RTL.search(text):  # right-to-left text is checked for glyphs mapped to several characters
+            return PageText(text)
+    fragments = _fragments(textpage, objects, crop) + unmapped
     visible = [f for f in fragments if not f.hidden]
     hidden = [f for f in fragments if f.hidden]
     text = _join(layout(visible))
     return PageText(text, _join(layout(hidden)), tuple(f.text for f in visible if f.margin),
-                    _scan_layer(textpage, objects, crop))
+                    scan_layer(textpage, objects.unpainted, objects.images, crop))
 
 
 def _pdfium_text(textpage: Any) -> str:
@@ -113,6 +125,8 @@ def _scan_objects(page: Any) -> _Objects:
             obj = c.FPDFPage_GetObject(page.raw, i) if form is None else c.FPDFFormObj_GetObject(form, i)
             kind = kind_of(obj)
             if kind == text:
+                if form is None:
+                    found.texts.append(obj)
                 mode = mode_of(obj)
                 if _invisible(obj, mode, paint):
                     suspects.append(ctypes.cast(obj, ctypes.c_void_p).value or 0)
@@ -182,65 +196,12 @@ def _backgrounds(page: Any, paint: _Paint, images: list[tuple[float, float, floa
                 continue
         elif kind not in (c.FPDF_PAGEOBJ_IMAGE, c.FPDF_PAGEOBJ_SHADING):
             continue
-        box = _bounds(obj)
+        box = object_bounds(obj)
         if box is not None:
             boxes.append(box)
             if kind in (c.FPDF_PAGEOBJ_IMAGE, c.FPDF_PAGEOBJ_FORM):
                 images.append(box)
     return boxes
-
-
-def _bounds(obj: Any) -> tuple[float, float, float, float] | None:
-    """A page object's box ``(left, bottom, right, top)``, or None when PDFium has none."""
-    import pypdfium2.raw as c
-
-    box = [ctypes.c_float(0) for _ in range(4)]
-    if not c.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in box)):
-        return None
-    return box[0].value, box[1].value, box[2].value, box[3].value
-
-
-def _scan_layer(textpage: Any, objects: _Objects, crop: tuple[float, float, float, float]) -> str:
-    """The text of the objects drawn invisible over the page's images when those cover at least
-    :data:`SCAN_COVER` of the page (an OCR layer over its scan), one line per baseline; else ``""``."""
-    if not objects.unpainted or not objects.images:
-        return ""
-    cl, cb, cr, ct = crop
-    area = max((cr - cl) * (ct - cb), 1.0)
-    covered = sum(max(0.0, min(r, cr) - max(left, cl)) * max(0.0, min(t, ct) - max(b, cb))
-                  for left, b, r, t in objects.images)
-    if covered < SCAN_COVER * area:
-        return ""
-    lines: list[list[str]] = []
-    last: tuple[float, float, float, float] | None = None
-    for obj in objects.unpainted:
-        box = _bounds(obj)
-        if box is None:
-            continue
-        mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        if not any(left <= mx <= r and b <= my <= t for left, b, r, t in objects.images):
-            continue
-        words = _object_text(obj, textpage)
-        if not words:
-            continue
-        if last is not None and lines and last[1] <= my <= last[3]:  # on the line of the object before
-            lines[-1].append(words)
-        else:
-            lines.append([words])
-        last = box
-    return "\n".join(" ".join(line) for line in lines)
-
-
-def _object_text(obj: Any, textpage: Any) -> str:
-    """The text a text object draws, on one line."""
-    import pypdfium2.raw as c
-
-    size = c.FPDFTextObj_GetText(obj, textpage.raw, None, 0)
-    if size <= 2:
-        return ""
-    buf = ctypes.create_string_buffer(size)
-    c.FPDFTextObj_GetText(obj, textpage.raw, ctypes.cast(buf, ctypes.POINTER(c.FPDF_WCHAR)), size)
-    return " ".join(buf.raw[:size - 2].decode("utf-16-le", errors="replace").split())
 
 
 # --- fast path ------------------------------------------------------------------------------------
@@ -289,7 +250,7 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
     import pypdfium2.raw as c
 
     tp = textpage.raw
-    box_of, object_of = c.FPDFText_GetLooseCharBox, c.FPDFText_GetTextObject
+    box_of, object_of, unmapped = c.FPDFText_GetLooseCharBox, c.FPDFText_GetTextObject, c.FPDFText_HasUnicodeMapError
     box = c.FS_RECTF()
     out: list[Fragment] = []
     chars: list[str] = []
@@ -297,6 +258,8 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
     fx0 = fy0 = fx1 = fy1 = 0.0  # the current fragment's box
     lx0 = ly0 = lx1 = ly1 = 0.0  # the previous character's box
     space = broken = False
+    shared = -1  # where in ``chars`` a run of right-to-left characters sharing one glyph box starts
+    lcode = 0  # the previous character
     cl, cb, cr, ct = crop
     flagged = objects.hidden
     limit = CELL_GAP
@@ -313,10 +276,12 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
                 chars.append(SOFT_HYPHEN)
             space = space or code < 0xFFFE
             continue
+        # a two-byte code the file maps to nothing is a glyph number, not a letter: its ink only
+        ch = "" if code > 0xFF and unmapped(tp, i) else "-" if code == 2 else chr(code)
         if not box_of(tp, i, box):  # no position: it stays with the text before it
-            if chars:
+            if chars and ch:
                 chars.append(" " if space else "")
-                chars.append(chr(code))
+                chars.append(ch)
                 space = False
             continue
         x0, x1, y0, y1 = box.left, box.right, box.bottom, box.top
@@ -335,28 +300,38 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
             if h > lh:
                 lh = h
             if (y1 if y1 < ly1 else ly1) - (y0 if y0 > ly0 else ly0) > 0.5 * low:  # on the same line
-                join = x0 - lx1 <= limit * lh and lx0 - x1 <= limit * lh  # beside it, or overlapping
+                reach = (limit if ch else 2 * limit) * lh  # a glyph with no text: ink of the word beside it
+                join = x0 - lx1 <= reach and lx0 - x1 <= reach  # beside it, or overlapping
             elif (x1 if x1 < lx1 else lx1) > (x0 if x0 > lx0 else lx0) and (
                     _rotated(tp, i) or (-0.25 * lh <= ly0 - y1 <= limit * lh and _upright_vertical(code))):
                 # one line stepping up or down: rotated text, or East Asian vertical writing (upright
                 # glyphs stacked top to bottom, columns right to left)
                 join = vertical = True
+        if code >= 0x590 and join and not space and x0 == lx0 and x1 == lx1 and y0 == ly0 and y1 == ly1 \
+                and _right_to_left(code) and _right_to_left(lcode):
+            # one glyph mapped to several characters: PDFium's bidi pass reversed them with the line
+            shared = len(chars) - 1 if shared < 0 else shared
+        elif shared >= 0:
+            chars[shared:] = chars[shared:][::-1]
+            shared = -1
         if join:
-            if space:
+            if space and ch:
                 chars.append(" ")
-            chars.append("-" if code == 2 else chr(code))
+            chars.append(ch)
             fx0, fy0 = (x0 if x0 < fx0 else fx0), (y0 if y0 < fy0 else fy0)
             fx1, fy1 = (x1 if x1 > fx1 else fx1), (y1 if y1 > fy1 else fy1)
             vertical_run = vertical_run or vertical
         else:
-            if chars:
-                out.append(Fragment("".join(chars), fx0, fy0, fx1, fy1, hidden_run, vertical_run))
-            chars = ["-" if code == 2 else chr(code)]
+            if text := "".join(chars):
+                out.append(Fragment(text, fx0, fy0, fx1, fy1, hidden_run, vertical_run))
+            chars = [ch]
             fx0, fy0, fx1, fy1, hidden_run, vertical_run = x0, y0, x1, y1, hidden, False
-        lx0, ly0, lx1, ly1 = x0, y0, x1, y1
-        space = broken = False
-    if chars:
-        out.append(Fragment("".join(chars), fx0, fy0, fx1, fy1, hidden_run, vertical_run))
+        lx0, ly0, lx1, ly1, lcode = x0, y0, x1, y1, code
+        space, broken = space and not ch, False  # a space before a blank glyph goes before the next letter
+    if shared >= 0:
+        chars[shared:] = chars[shared:][::-1]
+    if text := "".join(chars):
+        out.append(Fragment(text, fx0, fy0, fx1, fy1, hidden_run, vertical_run))
     return out
 
 
@@ -375,6 +350,11 @@ def char_codes(textpage: Any) -> list[int]:
 def _upright_vertical(code: int) -> bool:
     """A wide (East Asian) glyph: in vertical writing these stand upright, one below the other."""
     return code > 0x2E7F and unicodedata.east_asian_width(chr(code)) in ("W", "F")
+
+
+def _right_to_left(code: int) -> bool:
+    """A Hebrew or Arabic letter or a mark on one."""
+    return unicodedata.bidirectional(chr(code)) in ("R", "AL", "NSM")
 
 
 def _rotated(tp: Any, index: int) -> bool:
