@@ -12,8 +12,8 @@ from assistant.accounts import Account
 from assistant.documents.mime.attachments import evidence_documents
 from assistant.documents.mime.body import split_body
 from assistant.documents.mime.parse import parse_message
-from assistant.models.base import GenerationRequest
-from assistant.records import Document, Segment, TokenText
+from assistant.models.base import GenerationRequest, Generator
+from assistant.records import Answer, Document, Segment, Source, TokenText
 from assistant.ttrag.compute.draft import (
     DRAFT_REWRITES,
     clean_body,
@@ -22,6 +22,7 @@ from assistant.ttrag.compute.draft import (
     list_requests,
     write_draft,
 )
+from assistant.ttrag.compute.draft_followups import leans_on_previous, standalone_point
 from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.pipeline import Models
 
@@ -112,6 +113,25 @@ def test_one_point_and_no_instructions_need_no_composing_call(ctx: Context, embe
     assert "".join(streamed) == draft.body and not any(r.purpose == "draft" for r in gen.requests)
 
 
+def test_a_point_the_reader_cut_mid_sentence_is_the_whole_sentence(ctx: Context, embedder: object,
+                                                                  encoder: object) -> None:
+    cut = ("If the Supplier fails to deliver by the agreed Delivery Date, the Buyer is entitled to liquidated damages "
+           "of 0.5% of the order value per calendar")
+
+    def reader(request: GenerationRequest) -> str:
+        if request.purpose == "draft_requests":
+            return json.dumps({"requests": [REQUESTS[0]]})
+        reply = script(request)
+        return reply.replace("Late delivery costs 0.5% of the order value per calendar day.", cut)
+
+    draft = write_draft(ctx, EMAIL, Models(ScriptedGenerator(reader), embedder, encoder),  # type: ignore[arg-type]
+                        signer="Alice")
+    whole = cut + " day of delay."
+    (point,) = draft.points
+    assert point.confirmed and point.answer.text.startswith(f"{whole} [")
+    assert draft.body == f"Hi Bob,\n\nThank you for your email.\n\n{whole}\n\nBest regards,\nAlice"
+
+
 def test_no_documents_means_no_points(embedder: object, encoder: object) -> None:
     gen = ScriptedGenerator(script)
     draft = write_draft(None, EMAIL, Models(gen, embedder, encoder), signer="Alice")  # type: ignore[arg-type]
@@ -125,6 +145,44 @@ def test_list_requests_tolerates_bad_json() -> None:
     gen = ScriptedGenerator(lambda r: many)
     assert len(list_requests(gen, EMAIL, "ask about the price too")) == 5
     assert gen.requests[0].json_schema is not None and "ask about the price too" in gen.requests[0].user
+
+
+def test_a_short_follow_up_point_is_asked_with_the_subject_of_the_point_before(ctx: Context, embedder: object,
+                                                                              encoder: object) -> None:
+    cap = "What is the cap on the liquidated damages for late delivery?"
+
+    def model(request: GenerationRequest) -> str:
+        if request.purpose == "draft_requests":
+            return json.dumps({"requests": [REQUESTS[0], "Is there a cap?"]})
+        if request.purpose == "standalone":  # the point before is its conversation
+            assert "Q1: What is owed if a delivery is late?" in request.user and "0.5%" in request.user
+            return json.dumps({"question": cap})
+        if request.purpose.startswith("answer") and request.user.rstrip().endswith(cap):
+            n = next(i for i, line in enumerate(request.user.split("\n[")[1:], 1) if "capped at 7.5%" in line)
+            return json.dumps({"found": True, "passage": n, "short_answer": "7.5% of the order value",
+                               "answer": "The total liquidated damages are capped at 7.5% of the order value."})
+        return script(request)
+
+    gen = ScriptedGenerator(model)
+    draft = write_draft(ctx, EMAIL, Models(gen, embedder, encoder), signer="Alice")  # type: ignore[arg-type]
+    assert [p.request for p in draft.points] == [REQUESTS[0], cap]
+    assert "7.5%" in draft.points[1].answer.text
+    assert [r.purpose for r in gen.requests].count("standalone") == 1  # the first point and long ones: no call
+    assert standalone_point(gen, REQUESTS[1], (REQUESTS[0], draft.points[0].answer)) == REQUESTS[1]
+    assert leans_on_previous("Is there a cap?") and leans_on_previous("Can it be shorter for a breach?")
+    assert not leans_on_previous("How long is the initial term of the agreement?")
+
+
+@pytest.mark.slow
+def test_a_follow_up_point_gets_its_subject_from_the_bundled_model(big_llm: Generator) -> None:
+    late = "What exactly do we owe you if a delivery is late?"
+    source = Source(n=1, source="supply-agreement.md", page=None, start=0, end=10, chunk_id=0,
+                    snippet="If the Supplier fails to deliver by the agreed Delivery Date, the Buyer is entitled to "
+                            "liquidated damages of 0.5% of the order value per calendar day of delay.")
+    answer = Answer(late, "The Buyer is entitled to liquidated damages of 0.5% of the order value per calendar day "
+                    "of delay. [1]", True, "question_answering", (source,), (), {}, ())
+    asked = standalone_point(big_llm, "Is there a cap?", (late, answer)).lower()
+    assert "cap" in asked and any(w in asked for w in ("late", "delay", "liquidated damages")), asked
 
 
 def test_clean_body() -> None:

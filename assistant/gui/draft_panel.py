@@ -5,12 +5,13 @@ The message is a synced one, or one saved as a file (``.eml``, ``.msg``) whose r
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QGuiApplication, QTextCursor
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -27,9 +28,11 @@ from PySide6.QtWidgets import (
 from assistant import netguard
 from assistant.accounts import Account, get_account, load_accounts
 from assistant.errors import AssistantError, ServerUnreachable
+from assistant.gui.attachment_pages import AttachmentPages
+from assistant.gui.draft_points import SOURCE_ROLE, point_item
 from assistant.gui.file_dialogs import save_file_name
 from assistant.gui.mail_list import MessageRow
-from assistant.gui.passage_view import PassageView, short_source
+from assistant.gui.passage_view import PassageView
 from assistant.gui.tasks import Emit, TaskRunner
 from assistant.mail.cache import MailCache
 from assistant.mail.connect import connector
@@ -39,10 +42,6 @@ from assistant.mail.reply_file import account_for, default_reply_path, replying_
 from assistant.records import Message, Progress, Source, TokenText
 from assistant.service import DraftResult, ModelStore, draft_reply
 from assistant.text.plural import count_of
-from assistant.ttrag.compute.draft import Point
-
-NOT_STATED = "not stated in the documents"
-SOURCE_ROLE = Qt.ItemDataRole.UserRole
 
 
 def my_address(account: Account) -> str:
@@ -80,30 +79,6 @@ def save_or_keep(account_name: str, original: Message, text: str, pending: Pendi
     return SaveOutcome(folder=folder)
 
 
-def point_item(n: int, point: Point) -> QTreeWidgetItem:
-    """One answered point: the request, its answer (or "not stated"), and its cited sources as children."""
-    answer = point.answer
-    mark = "\u2714" if answer.found else "\u2716"
-    item = QTreeWidgetItem([f"{mark} {n}. {point.request}"])
-    item.setToolTip(0, point.request)
-    if not answer.found:
-        note = QTreeWidgetItem([NOT_STATED + " (the reply says so; nothing is made up)"])
-        note.setForeground(0, QBrush(QColor("#a05a00")))
-        item.addChild(note)
-        item.setForeground(0, QBrush(QColor("#a05a00")))
-        return item
-    item.addChild(QTreeWidgetItem([answer.text]))
-    for source in answer.sources:
-        if source.n not in answer.supported_by:
-            continue
-        page = f", p. {source.page}" if source.page else ""
-        child = QTreeWidgetItem([f"[{source.n}] {short_source(source.source)}{page}: \u201c{source.snippet}\u201d"])
-        child.setToolTip(0, f"{source.source} \u2014 click to read the passage")
-        child.setData(0, SOURCE_ROLE, source)
-        item.addChild(child)
-    return item
-
-
 class DraftPanel(QWidget):
     """Generate (or stop), review, edit, copy and save a reply to the selected message."""
 
@@ -119,6 +94,8 @@ class DraftPanel(QWidget):
         self.row: MessageRow | None = None
         self.mail_file: MailFile | None = None  # a saved message instead of a synced one
         self.result: DraftResult | None = None
+        self.replied: tuple[Message, str] | None = None  # the message the result replies to, and its id
+        self.attachment_pages = AttachmentPages()  # PDF attachments whose cited pages are shown
         self.about = QLabel("Select a message to draft a reply (Ctrl+D).")
         self.about.setWordWrap(True)
         self.instructions = QLineEdit()
@@ -155,14 +132,21 @@ class DraftPanel(QWidget):
         for b in (self.generate_button, self.copy_button, self.save_button, self.save_as_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
-        review = QSplitter(Qt.Orientation.Horizontal)
+        # as in the Ask tab: the draft and its points on the left, a clicked source's page or passage on the
+        # right at full height; the points keep the left column's width (beside the passage they were cut to
+        # "1. What i…")
+        review = QSplitter(Qt.Orientation.Vertical)
+        review.addWidget(self.text)
         review.addWidget(self.points)
-        review.addWidget(self.passage)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.text)
+        review.setStretchFactor(0, 3)
+        review.setStretchFactor(1, 2)
+        split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(review)
+        split.addWidget(self.passage)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        self.split = split
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.about)
@@ -213,10 +197,11 @@ class DraftPanel(QWidget):
             return None
 
     def _clear(self) -> None:
-        self.result = None
+        self.result, self.replied = None, None
         self.text.clear()
         self.points.clear()
         self.passage.clear()
+        self.attachment_pages.clear()
         self.status.clear()
 
     def _update_buttons(self) -> None:
@@ -258,6 +243,7 @@ class DraftPanel(QWidget):
             return
         store, instructions = self.store, self.instructions.text()
         self._clear()
+        self.replied = (message, message_id)
 
         def work(emit: Emit, cancel: threading.Event) -> DraftResult:
             return draft_reply(store, message, message_id, signer=signer, instructions=instructions,
@@ -289,10 +275,14 @@ class DraftPanel(QWidget):
             self.points.addTopLevelItem(point_item(n, point))
         self.points.expandAll()
         missing = sum(not p.answer.found for p in result.draft.points)
+        parts_of = sum(p.answer.found and not p.whole for p in result.draft.points)
         save = "Save to Drafts" if self.mail_file is None else "save it (Save as\u2026 writes an .eml file)"
         parts = [f"Draft ready: check each point against its source, edit, then {save}. Nothing is sent."]
         if missing:
             parts.append(f"{count_of(missing, 'point')} {'is' if missing == 1 else 'are'} not stated in the documents.")
+        if parts_of:
+            parts.append(f"{count_of(parts_of, 'point')} {'is' if parts_of == 1 else 'are'} part of a sentence "
+                         "(\u26a0): check against the source.")
         if not result.draft.points:
             parts.append("No question in the email could be answered from attachments.")
         parts += [f"Not read: {line}" for line in result.skipped]
@@ -304,7 +294,24 @@ class DraftPanel(QWidget):
         if not isinstance(source, Source) or self.result is None:
             return
         document = next((d for d in self.result.documents if d.source == source.source), None)
-        self.passage.show_source(source, document)
+        if not self.passage.isVisible():  # the page opens beside the draft, which keeps most of the width
+            width = sum(self.split.sizes())
+            self.split.setSizes([width * 3 // 5, width - width * 3 // 5])
+        shown = source
+        path = self.attachment_pages.pdf_path(*self.replied, source.source) if self.replied else None
+        if path is not None:  # a PDF attachment: its page, the cited sentence highlighted (as the Ask tab)
+            shown = dataclasses.replace(source, source=str(path))
+            document = dataclasses.replace(document, source=str(path)) if document is not None else None
+        self.passage.show_source(shown, document)
+        self.passage.title.setToolTip(source.source)
+        QTimer.singleShot(0, self._scroll_to_passage)
+
+    def _scroll_to_passage(self) -> None:
+        """The cited passage a quarter down the text view, once the view shown for it is laid out (it was
+        scrolled to while the view had no size yet, and ended past the highlight)."""
+        view = self.passage.text
+        bar = view.verticalScrollBar()
+        bar.setValue(bar.value() + view.cursorRect().top() - view.viewport().height() // 4)
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text.toPlainText())

@@ -1,17 +1,21 @@
 """Draft replies grounded in the attachments (TTRAG conditional compute: the ``draft_reply`` category).
 
 1. The LLM lists what the email asks or requests (JSON schema: a list of standalone questions); the
-   person's instructions come first and may add to or override the list.
+   person's instructions come first and may add to or override the list. The points are one e-mail: a short
+   follow-up ("Is there a cap?") is rewritten with the point before it as its conversation
+   (:mod:`~assistant.ttrag.compute.draft_followups`).
 2. Each point is answered by the full question-answering pipeline over the message's attachments and
    the thread (:func:`assistant.ttrag.pipeline.ask`): retrieval, re-ranking, rewrites, grounding.
 3. The reply is assembled from those answers only: a greeting, each point with its answer sentence as
-   the reader wrote it from a cited passage (a point the documents do not answer is said to be not stated,
-   never invented), a closing and the account holder's name. The LLM writes only what the person's
-   instructions ask for (a decision, a tone), in an opening paragraph told to state no fact. Measured on
-   the draft benchmark, a 1.5B model asked to write the whole reply from the answers dropped answered
-   points and padded with filler ("Thank you for your prompt response"); the assembled reply keeps every
-   answer. Without any point to answer (no documents, or nothing asked) the LLM writes the short reply.
-   Header lines the model writes into the body ("Subject: Re: ...") are removed.
+   the reader wrote it from a cited passage, widened to the passage's whole sentence where the reader cut it
+   (:mod:`~assistant.ttrag.compute.draft_points`; a fragment that cannot be made whole is not confirmed; a
+   point the documents do not answer is said to be not stated, never invented), a closing and the account
+   holder's name. The LLM writes only what the person's instructions ask for (a decision, a tone), in an
+   opening paragraph told to state no fact. Measured on the draft benchmark, a 1.5B model asked to write the
+   whole reply from the answers dropped answered points and padded with filler ("Thank you for your prompt
+   response"); the assembled reply keeps every answer. Without any point to answer (no documents, or nothing
+   asked) the LLM writes the short reply. Header lines the model writes into the body ("Subject: Re: ...")
+   are removed.
 4. Links and addresses are checked last (:func:`guard_links`): a URL, domain or e-mail address in the reply
    that is in neither the person's instructions, the email and its thread, nor the documents read is
    removed, so text written to steer the model (an injected "add this link") cannot add a link or a
@@ -33,6 +37,8 @@ from assistant.errors import Cancelled
 from assistant.models.base import CancellableGenerator, GenerationRequest, Generator
 from assistant.records import Answer, Chunk, Event, Progress, Retract, TokenText
 from assistant.ttrag import pipeline
+from assistant.ttrag.compute.draft_followups import standalone_point
+from assistant.ttrag.compute.draft_points import whole_answer
 from assistant.ttrag.context import Context
 from assistant.ttrag.generate import strip_markers
 from assistant.ttrag.prompts import SYSTEM, fence
@@ -54,10 +60,18 @@ CLOSING = "Best regards,"
 
 @dataclass(frozen=True)
 class Point:
-    """One thing the email asks, and the pipeline's answer to it (``answer.found`` False: not stated)."""
+    """One thing the email asks, and the pipeline's answer to it (``answer.found`` False: not stated);
+    ``whole`` False: the answer is part of a sentence that could not be found whole in its source
+    (:func:`~assistant.ttrag.compute.draft_points.whole_answer`), so it is not confirmed."""
 
     request: str
     answer: Answer
+    whole: bool = True
+
+    @property
+    def confirmed(self) -> bool:
+        """The documents state the answer, as whole sentences of a cited source."""
+        return self.answer.found and self.whole
 
 
 @dataclass(frozen=True)
@@ -135,7 +149,9 @@ def _email_chunk(email_text: str) -> Chunk:
 
 def list_requests(generator: Generator, email_text: str, instructions: str = "") -> list[str]:
     """The questions and requests in ``email_text`` that the documents may answer, as standalone
-    questions (at most :data:`MAX_POINTS`); a malformed reply gives an empty list."""
+    questions (at most :data:`MAX_POINTS`); a malformed reply gives an empty list. (A short follow-up the
+    model lists as written, "Is there a cap?", is given its subject before it is asked: see
+    :mod:`~assistant.ttrag.compute.draft_followups`.)"""
     wish = f" The user adds: {instructions.strip()}" if instructions.strip() else ""
     prompt = (f"{fence([_email_chunk(email_text)])}\n"
               "Task: list every question or request in this email that the attached documents could answer, "
@@ -283,13 +299,17 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
     generator = CancellableGenerator(models.generator, stop)  # Stop ends the model call itself
     requests = list_requests(generator, email_text, instructions)
     points: list[Point] = []
+    documents = ctx.documents if ctx is not None else []
     for n, request in enumerate(requests if ctx is not None and ctx.chunks else []):
         if stop.is_set():
             raise Cancelled()
         emit(Progress("draft points", n, len(requests), "points", f"Point {n + 1} of {len(requests)}: "
                       f"\u201c{_short(request)}\u201d"))
-        points.append(Point(request, pipeline.ask(ctx, request, models, qa_opts,  # type: ignore[arg-type]
-                                                  emit=_without_text(emit), cancel=stop)))
+        # the points are one e-mail: "Is there a cap?" after a question on late delivery is about that cap
+        request = standalone_point(generator, request, (points[-1].request, points[-1].answer) if points else None)
+        answer = pipeline.ask(ctx, request, models, qa_opts,  # type: ignore[arg-type]
+                              emit=_without_text(emit), cancel=stop)
+        points.append(Point(request, *whole_answer(answer, documents)))  # a point is said in whole sentences
     if stop.is_set():
         raise Cancelled()
     if requests and ctx is not None and ctx.chunks:
