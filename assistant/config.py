@@ -136,6 +136,11 @@ class PipelineOptions:
             (:mod:`assistant.ttrag.compute.summarize.points`); False: the central-passage summary for every
             kind (categories right on 10 dev contracts 0.71 with, 0.15 without,
             ``benchmarks/results/summaries-cuad-dev.md``).
+        point_check_p: a summary point with a check (a contract's term and governing law) is read once more,
+            its cited sentence alone, and left out when P(the sentence states the point's subject) is below
+            this (:mod:`assistant.ttrag.compute.summarize.pointcheck`); 0 = no check read. Chosen on 10 CUAD dev
+            contracts (``benchmarks/results/summaries-cuad-dev-check.md``): 0.5 left out 2 of 4 wrong facts and 1
+            of 25 right points; 0.7 left out nearly all (the reader's P spans .37-.71); ~1-1.5 s a checked point.
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -161,6 +166,7 @@ class PipelineOptions:
     decision_threshold: float | None = None
     whole_sentences: bool = True
     kind_summaries: bool = True
+    point_check_p: float = 0.5
 
     def __post_init__(self) -> None:
         try:

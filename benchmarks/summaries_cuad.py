@@ -17,6 +17,7 @@ Seconds, warm: to the first point shown and to the whole summary. Intervals: 95%
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import threading
 import time
 from pathlib import Path
@@ -45,7 +46,11 @@ def main() -> None:
     ap.add_argument("--contracts", type=int, default=10)
     ap.add_argument("--before", action="store_true", help="also the central-passage summary, judged as a whole")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--check-thresholds", default="",
+                    help="comma-separated P thresholds of the points' check read (pointcheck), judged from one run: "
+                         "the check runs on every checked point and each threshold's verdicts are counted")
     args = ap.parse_args()
+    thresholds = [float(t) for t in args.check_thresholds.split(",") if t.strip()]
     out = args.out or HERE / "results" / f"summaries-cuad-{args.half}"
     contracts, _ = contract_set(args.data)
     by_contract: dict[str, dict[str, Item]] = {}
@@ -56,6 +61,8 @@ def main() -> None:
     store = ModelStore(Settings())
     models = store.models()
     opts = store.settings.pipeline
+    if thresholds:  # every checked point is read and kept; the thresholds are applied below
+        opts = dataclasses.replace(opts, point_check_p=1e-9)
     results = []
     t_start = time.perf_counter()
     for n, (contract, items) in enumerate(picked):
@@ -64,13 +71,16 @@ def main() -> None:
         t0 = time.perf_counter()
         first: list[float] = []
         point_seconds: dict[str, float] = {}
+        check_p: dict[str, float | None] = {}
 
         def on_event(e: Event, t0: float = t0, first: list[float] = first,
-                     point_seconds: dict[str, float] = point_seconds) -> None:
+                     point_seconds: dict[str, float] = point_seconds,
+                     check_p: dict[str, float | None] = check_p) -> None:
             if isinstance(e, TokenText) and not first:
                 first.append(time.perf_counter() - t0)
             if isinstance(e, TraceStep) and e.stage == "summary_point":
                 point_seconds[str(e.detail["label"])] = float(e.detail["seconds"])  # type: ignore[arg-type]
+                check_p[str(e.detail["label"])] = e.detail.get("check_p")  # type: ignore[assignment]
 
         summary = summarize_by_kind(ctx, models, opts, emit=on_event, cancel=threading.Event())
         seconds = time.perf_counter() - t0
@@ -81,7 +91,8 @@ def main() -> None:
             point = stated.get(CATEGORIES[category], "")
             verdict = "left out" if not point else "right" if it.accepts(point, True) else "wrong"
             judged.append({"category": category, "label": it.label if it.present else "(absent)",
-                           "present": it.present, "point": point, "verdict": verdict})
+                           "present": it.present, "point": point, "verdict": verdict,
+                           "check_p": check_p.get(CATEGORIES[category])})
         row = {"contract": contract, "seconds": round(seconds, 1),
                "first_point_s": round(first[0], 1) if first else None,
                "point_seconds": point_seconds, "summary": summary.text if summary else "", "judged": judged}
@@ -127,7 +138,25 @@ def main() -> None:
             bootstrap_ci([float(j["before_right"]) for j in points])
         before = sorted(r["before_seconds"] for r in results)
         summary["before: seconds a summary, p50 / max"] = f"{before[len(before) // 2]} / {before[-1]}"
-    flags = f" --half {args.half} --contracts {args.contracts}" + (" --before" if args.before else "")
+    for t in thresholds:  # a checked point below t is left out
+        def at(j: dict[str, object], t: float = t) -> str:
+            p = j["check_p"]
+            return "left out" if j["verdict"] != "left out" and p is not None and p < t else str(j["verdict"])
+        said = [at(j) for j in points if at(j) != "left out"]
+        summary[f"check P >= {t}: of the points stated, right"] = bootstrap_ci(
+            [float(v == "right") for v in said] or [0.0])
+        summary[f"check P >= {t}: categories right / wrong facts stated"] = "{} of {} / {}".format(
+            sum(at(j) == "right" for j in points), len(points),
+            sum(at(j) == "wrong" for r in results for j in r["judged"]))
+        for category in ("Governing Law", "Expiration Date"):
+            mine = [j for r in results for j in r["judged"] if j["category"] == category]
+            summary[f"check P >= {t}: {category}, right / wrong / left out (absent: said / left out)"] = \
+                "{} / {} / {} ({} / {})".format(*(sum(at(j) == v for j in mine if j["present"])
+                                                  for v in ("right", "wrong", "left out")),
+                                                 *(sum((at(j) == "left out") == b for j in mine if not j["present"])
+                                                   for b in (False, True)))
+    flags = f" --half {args.half} --contracts {args.contracts}" + (" --before" if args.before else "") + \
+        (f" --check-thresholds {args.check_thresholds}" if thresholds else "")
     md = ["# Contract summaries (CUAD), judged as a lawyer would", "",
           f"Command: `.venv/bin/python benchmarks/summaries_cuad.py{flags}`  ", f"Machine: {machine()}  ",
           f"Date: {time.strftime('%Y-%m-%d %H:%M')}; bundled 1.5B reader, default settings, warm; run "
@@ -135,9 +164,10 @@ def main() -> None:
           + ("; the points and their questions were chosen on this half." if args.half == "dev" else
              "; read once for the report, nothing chosen on it.") + " Intervals: 95% bootstrap.", ""]
     md += summary_table(summary)
-    md += ["", "| contract | category | lawyers' label | verdict | point stated |", "|---" * 5 + "|"]
+    md += ["", "| contract | category | lawyers' label | verdict | check P | point stated |", "|---" * 6 + "|"]
     md += [f"| {r['contract'][:40]} | {j['category']} | {j['label'][:50].replace('|', '/')} | {j['verdict']} | "
-           f"{j['point'][:110].replace('|', '/')} |" for r in results for j in r["judged"]]
+           f"{'' if j.get('check_p') is None else j['check_p']} | {j['point'][:110].replace('|', '/')} |"
+           for r in results for j in r["judged"]]
     for p in write(out, md, {"machine": machine(), "summary": summary, "contracts": results}):
         print(f"wrote {p}")
 

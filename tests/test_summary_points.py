@@ -56,6 +56,59 @@ def test_a_cover_page_and_a_person_are_parties_too() -> None:
     assert points.preamble_parties(_doc("A memo with no definitions at all. It says nothing of parties.")) == []
 
 
+def test_a_cover_pages_title_and_field_lines_are_not_a_partys_name() -> None:
+    # a filed exhibit's cover: its notice and title run into "Between" and the first name on the lines above
+    cover = ("Exhibit 10.1\nCERTAIN CONFIDENTIAL INFORMATION CONTAINED IN THIS EXHIBIT, MARKED BY BRACKETS, HAS\n"
+             "BEEN OMITTED AND FILED SEPARATELY WITH THE SECURITIES AND EXCHANGE COMMISSION.\nSERVICES OUTSOURCING "
+             "AGREEMENT\nBetween\nCCA INDUSTRIES, INC. (\u201cCompany\u201d)\nAnd\nEMERSON HEALTHCARE, LLC "
+             "(\u201cContractor\u201d)\nDATED AS OF January 20, 2014\n")
+    assert [p.name for p in points.preamble_parties(_doc(cover))] == ["CCA INDUSTRIES, INC.", "EMERSON HEALTHCARE, LLC"]
+    # a name the preamble describes ("..., a corporation organized under ..."), after a cover page's field lines
+    fields = ("DISTRIBUTOR AGREEMENT\nEffective Date: March 1, 1996\nTerm: 1 Year\nIngram Micro, a corporation "
+              "organized under the laws of the State of California, having a place of business located at 1600 E. "
+              "St. Andrew Place, Santa Ana,\nCalifornia, USA, (\"Distributor\") and NETGEAR, Inc. (\"NETGEAR\"), a "
+              "subsidiary of Bay Networks, Inc., agree that the following terms govern.\n")
+    assert [p.name for p in points.preamble_parties(_doc(fields))] == ["Ingram Micro", "NETGEAR, Inc."]
+
+
+def test_a_filed_exhibits_confidential_treatment_notice_is_side_matter() -> None:
+    from assistant.ttrag.compute.summarize.sidematter import is_boilerplate
+
+    assert is_boilerplate("Portions denoted with an asterisk have been omitted and filed separately with the "
+                          "Securities and Exchange Commission pursuant to a request for confidential treatment.")
+    assert is_boilerplate("CERTAIN INFORMATION HAS BEEN EXCLUDED FROM THIS EXHIBIT BECAUSE IT IS NOT MATERIAL AND "
+                          "WOULD LIKELY CAUSE COMPETITIVE HARM TO THE REGISTRANT IF PUBLICLY DISCLOSED.")
+    assert not is_boilerplate("The Distributor shall treat the price list as confidential information.")
+
+
+def test_a_point_read_from_another_clause_is_left_out_by_its_check(tokenizer: object) -> None:
+    from assistant.ttrag.compute.summarize.pointcheck import check_point
+
+    text = ("SUPPLY AGREEMENT\nThis Agreement is made between Acme Corp. (\"Seller\") and Beta LLC (\"Buyer\").\n"
+            "7. Successors. This Agreement shall be governed by and inure to the benefit of the parties and their "
+            "respective successors and assigns.\n8. Term. This Agreement runs for three (3) years from its date.\n")
+
+    def reply(r: GenerationRequest) -> str:
+        if r.purpose == "point_check":  # the check read sees the cited sentence alone
+            return json.dumps({"states": "laws" in r.user.split("Task:")[0] or "three (3) years" in r.user})
+        if "law" in r.user.split("Question:")[-1]:
+            return json.dumps({"found": True, "passage": 1, "short_answer": "the parties and their successors",
+                               "answer": "This Agreement shall be governed by and inure to the benefit of the "
+                                         "parties and their respective successors and assigns."})
+        if "How long" in r.user.split("Question:")[-1]:
+            return json.dumps({"found": True, "passage": 1, "short_answer": "three (3) years",
+                               "answer": "This Agreement runs for three (3) years from its date."})
+        return json.dumps({"found": False, "passage": 1, "short_answer": "", "answer": ""})
+
+    ctx = build_context([_doc(text)], tokenizer)
+    summary = summarize_by_kind(ctx, Models(ScriptedGenerator(reply), None, None))
+    assert summary is not None and "Term: This Agreement runs for three (3) years" in summary.text
+    assert "Governing law" not in summary.text  # the successors clause is no governing law: checked and left out
+    unchecked = summarize_by_kind(ctx, Models(ScriptedGenerator(reply), None, None), PipelineOptions(point_check_p=0))
+    assert unchecked is not None and "Governing law: This Agreement shall be governed by and inure" in unchecked.text
+    assert check_point(ScriptedGenerator(lambda r: "not json"), "A sentence.", "Is it?") is None
+
+
 def test_a_blank_of_the_form_is_no_point() -> None:
     assert points.point_sentence("The Agreement was signed on ___________. [1]") == ""
     assert points.point_sentence("The agreement is dated [date].") == ""

@@ -37,7 +37,7 @@ from assistant.records import (
 from assistant.text.language import classify, language_name, question_language
 from assistant.ttrag import aliases, conditional, dated, decision, evidence, passages, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
-from assistant.ttrag.compute.summarize import points
+from assistant.ttrag.compute.summarize import pointcheck, points
 from assistant.ttrag.compute.summarize.choose import documents_asked
 from assistant.ttrag.compute.summarize.oneline import lead_line
 from assistant.ttrag.compute.summarize.sidematter import side_spans
@@ -500,8 +500,9 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
             found = _point(sub, point, models, point_opts, quiet)
             done += 1
             run.note("summary_point", label=point.label, found=found is not None,
-                     seconds=round(time.perf_counter() - t0, 2), sentence=found.sentence if found else "")
-            if found is None:
+                     seconds=round(time.perf_counter() - t0, 2), sentence=found.sentence if found else "",
+                     check_p=None if found is None or found.check_p is None else round(found.check_p, 4))
+            if found is None or (found.check_p is not None and found.check_p < opts.point_check_p):
                 continue
             found = replace(found, cited=tuple(replace(c, id=original[c.id]) for c in found.cited))
             line = points.render_point(found, numbering)
@@ -547,4 +548,11 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         reading, chunks = result.reading, result.chunks
     cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
     sentence = points.point_sentence(reading.sentence)
-    return points.Point(point.label, sentence, cited) if sentence else None
+    if not sentence:
+        return None
+    check_p = None
+    if point.check and opts.point_check_p > 0:  # the cited sentence is read alone: is it about the point at all?
+        with run.stage("point_check"):
+            check_p = pointcheck.check_point(models.generator, cite(cited[:1], sentence, point.question,
+                                                                    max_chars=600)[0].snippet, point.check)
+    return points.Point(point.label, sentence, cited, check_p)

@@ -39,13 +39,15 @@ class PointQuestion:
     """One point of a kind's summary: its ``label`` ("Governing law"), the ``question`` asked, ``where``
     the answer is read (``preamble``: the parties defined there, no model call; ``opening``: the opening
     passages only; ``search``: the whole question-answering path), whether it is in the ``gist`` (a new
-    mail's one line) and whether only ``in detail`` asks it."""
+    mail's one line), whether only ``in detail`` asks it, and the ``check`` a found point's cited sentence is
+    read against (:mod:`~assistant.ttrag.compute.summarize.pointcheck`; '' none)."""
 
     label: str
     question: str
     where: Where
     gist: bool = False
     detail_only: bool = False
+    check: str = ""
 
 
 #: The points of a contract summary, in the order shown (CUAD clause categories; chosen on CUAD dev
@@ -55,8 +57,11 @@ CONTRACT_POINTS: tuple[PointQuestion, ...] = (
     PointQuestion("Subject", "What is this agreement about: what does one party supply, license or do for the "
                   "other?", "opening", gist=True),
     PointQuestion("Date", "What is the date of this agreement?", "opening"),
-    PointQuestion("Term", "How long does this agreement last, and when does it expire?", "search"),
-    PointQuestion("Governing law", "Which law governs this agreement?", "search"),
+    PointQuestion("Term", "How long does this agreement last, and when does it expire?", "search",
+                  check="Does this sentence say how long the agreement itself runs or when it ends (its term or "
+                        "expiry), rather than a notice period, a payment period or the length of another obligation?"),
+    PointQuestion("Governing law", "Which law governs this agreement?", "search",
+                  check="Does this sentence name the state or country whose laws govern the agreement?"),
     PointQuestion("Payment", "What fees or prices does this agreement set, and when are they paid?", "search",
                   detail_only=True),
     PointQuestion("Termination", "How can a party terminate this agreement?", "search", detail_only=True),
@@ -84,13 +89,19 @@ _DEFINITION = re.compile(r"\((?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+
 _LEGAL_FORM = (r"(?:Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|Co|Corp|Corporation|Company|LP|L\.P|LLP|PLC|S\.A|SA|"
                r"AG|GmbH|B\.V|BV|N\.V|NV|S\.p\.A|SpA|Pty|Pte|AB|Oy|KG|SE|SARL|S\.L|Trust|Bank|University|Association|"
                r"Partnership|Group|Holdings|Funds?)\b\.?")
-_WORD = r"(?:[A-Z][\w&.'\u2019-]*|[a-z]{1,2}[A-Z][\w&.'\u2019-]*|&)"  # "Nanophase", "iBio", "&"
+# "Nanophase", "iBio", "&"; a cover page's "BETWEEN" before a name is not part of it ("... AGREEMENT\nBetween\nCCA
+# INDUSTRIES, INC.": the title would run into the name, and a run holding "Agreement" names no party)
+_WORD = (r"(?:\b(?!(?:BETWEEN|Between|AMONG|Among)\b)(?:[A-Z][\w&.'\u2019-]*|[a-z]{1,2}[A-Z][\w&.'\u2019-]*)|&)")
 # a run of capitalised words ("and", "of" between them), with a legal form after a comma: "Farids & Co. LLC"
 _RUN = re.compile(rf"{_WORD}(?:\s+(?:{_WORD}|and|of|de|du|la|von|van|der|for))*(?:,?\s+(?i:{_LEGAL_FORM}))?")
 _FORMED = re.compile(rf"\b{_LEGAL_FORM}$", re.I)
 _ONLY_FORM = re.compile(rf"^{_LEGAL_FORM}$", re.I)
 _CONNECTOR = re.compile(r"\b(?:between|and|by|with|among|amongst)\s*$", re.I)
 _COMMA = re.compile(r"(?:^|,)\s*$")
+# a name the preamble describes: "Ingram Micro, a corporation organized under the laws of ...", "HOF Village,
+# LLC, a Delaware limited liability company"
+_DESCRIBED = re.compile(r",?\s+(?:a|an)\s+(?:[\w.-]+\s+){0,4}?(?:corporation|company|partnership|entity|"
+                        r"association|bank|trust|organi[sz]ed|incorporated|individual|resident|non-profit)\b", re.I)
 # "insured by the Savings Association Insurance Fund", "a Delaware Corporation"
 _THE = re.compile(r"\b(?:the|an?)\s+$")
 _OF = re.compile(r"\b(?:of|at|in)\s+$")  # "an address of 30 Bond Street", "located at", "in New York"
@@ -145,20 +156,33 @@ def preamble_parties(doc: Document) -> list[Party]:
         formed = [r for r in runs if _FORMED.search(r.group()) and not _ONLY_FORM.match(r.group())]
         plain = [r for r in runs if len(re.findall(r"\b[A-Z]", r.group())) <= 8 and
                  not _OF.search(window, max(0, r.start() - 4), r.start())]
+        described = [r for r in plain if len(re.findall(r"\b[A-Z]", r.group())) >= 2 and
+                     _DESCRIBED.match(window, r.end())]
         after_word = [r for r in plain if _CONNECTOR.search(window, 0, r.start())]  # "and CyberShop, a ..."
         after_comma = [r for r in plain if len(re.findall(r"\b[A-Z]", r.group())) >= 2 and
                        _COMMA.search(window, 0, r.start())]
-        candidates = formed or after_word or after_comma
+        candidates = formed or described or after_word or after_comma
         if not candidates:
             continue
         best = candidates[0]
-        name = re.sub(r"^(?:And|By|Between|With)\s+", "", re.sub(r"\s+", " ", best.group()).strip(" ,"))
+        name = re.sub(r"^(?:And|By|Between|With)\s+", "", re.sub(r"\s+", " ", _own_line(window, best)).strip(" ,"))
         if any(p.name == name or p.term == m.group(1) for p in out):
             continue
         out.append(Party(name, m.group(1), lo + best.start()))
         if len(out) >= MAX_PARTIES:
             break
     return out
+
+
+def _own_line(window: str, run: re.Match[str]) -> str:
+    """``run``'s text, less a cover page's field value it ran on from the line before ("Term: 1 Year" then
+    "Ingram Micro, a corporation ...": the run "Year Ingram Micro" is "Ingram Micro")."""
+    text = run.group()
+    if "\n" not in text.rstrip():
+        return text
+    line_start = window.rfind("\n", 0, run.start()) + 1
+    head, _, rest = text.partition("\n")
+    return rest if ":" in window[line_start:run.start()] and rest.strip() else text
 
 
 def parties_sentence(parties: Sequence[Party]) -> str:
@@ -194,11 +218,13 @@ def without_spans(chunk: Chunk, spans: Sequence[tuple[int, int]]) -> Chunk:
 
 @dataclass(frozen=True)
 class Point:
-    """A point stated: its label, the sentence (no markers) and the passages that support it."""
+    """A point stated: its label, the sentence (no markers), the passages that support it, and P(the cited
+    sentence states the point's subject) from its check read (None: not checked)."""
 
     label: str
     sentence: str
     cited: tuple[Chunk, ...]
+    check_p: float | None = None
 
 
 _MARKERS = re.compile(r"\s*(?:\[\d+(?:\s*,\s*\d+)*\])+")

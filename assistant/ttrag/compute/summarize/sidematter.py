@@ -43,8 +43,13 @@ _SIDE_SECTION = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:references?|bibliogr
                            r"about the authors?|disclaimer|notes|endnotes|footnotes|figure for publication|"
                            r"incorporation by reference)\b", re.I)
 # a sentence of legal boilerplate: the safe-harbor notice of a call or a press release (Private Securities
-# Litigation Reform Act of 1995), an e-mail's confidentiality footer; or of a call's logistics
+# Litigation Reform Act of 1995), an e-mail's confidentiality footer, a filed exhibit's notice that parts were
+# left out (SEC Rule 24b-2 confidential treatment, Regulation S-K Item 601(b)(10)(iv) redactions); or of a call's
+# logistics
 _BOILERPLATE = re.compile(
+    r"\bconfidential treatment\b|\b(?:omitted|redacted|excluded) (?:and filed )?(?:separately|from this exhibit)\b|"
+    r"\b(?:portions|information) (?:denoted|marked|indicated|identified) (?:with|by)\b|\brule 24b-2\b|"
+    r"\blikely cause competitive harm\b|\bindicates? that information has been\b|"
     r"forward[- ]looking (?:statements?|information)|\bsafe harbou?r\b|securities litigation reform act|"
     r"undue reliance|(?:actual|future) results (?:may|could|might|will) differ|"
     r"(?:undertakes?|assumes?|has|have) no (?:obligation|duty) to (?:update|revise)|"
