@@ -8,7 +8,7 @@ import sys
 import unicodedata
 from typing import Any, TextIO
 
-from assistant.records import Event, Progress, Retract, TokenText, TraceStep
+from assistant.records import Event, PointAnswered, Progress, Retract, TokenText, TraceStep
 
 WITHDRAWN = "[withdrawn: the passages do not give that answer]"
 
@@ -26,6 +26,7 @@ STAGE_LABELS = {
     "todo": "Looking for what needs your reply",
     "translate": "Translating the question to search with",
     "translate_answer": "Translating the answer into the question's language",
+    "point_check": "Checking the point against the sentence it cites",
 }
 #: Stages whose event names what they work on (:attr:`Progress.detail`): the sentence with it filled in.
 STAGE_WITH_DETAIL = {
@@ -73,6 +74,10 @@ class TerminalRenderer:
         elif isinstance(event, TraceStep) and self.trace:
             self.close()
             self.err.write(format_trace(event) + "\n")
+        elif isinstance(event, PointAnswered) and _is_terminal(self.err):  # a draft's point, as soon as it is
+            self.close()
+            said = "\u2714" if event.answer.found and event.whole else "\u2026"
+            self.err.write(f"{said} Point {event.n} of {event.total}: {event.request}\n")
 
     def _progress(self, event: Progress) -> None:
         from tqdm import tqdm

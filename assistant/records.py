@@ -185,7 +185,20 @@ class Preview:
     source: Source
 
 
-Event = Progress | TokenText | Retract | TraceStep | Preview
+@dataclass(frozen=True)
+class PointAnswered:
+    """One point of a reply being drafted, answered: sent as soon as it is, while the next points are still
+    read (the reply is written once every point is). ``n`` (1-based) of ``total``; ``whole`` False: the answer
+    is part of a sentence that could not be found whole in its source. The finished draft has the same point."""
+
+    n: int
+    total: int
+    request: str
+    answer: Answer
+    whole: bool = True
+
+
+Event = Progress | TokenText | Retract | TraceStep | Preview | PointAnswered
 
 
 @dataclass(frozen=True)

@@ -154,4 +154,6 @@ class AskContext(QObject):
         lines += [f"\u2716 {failure_sentence(path, reason)}" for path, reason in (failures or {}).items()]
         if session is None:
             lines.append("None of the files could be read.")
+        message = self.message.row if self.message is not None else None
+        self.ui.ask_panel.set_message(message.message if message else None, message.ref.id if message else "")
         self.ui.ask_panel.set_session(session, "\n".join(lines), new_conversation=new_conversation)

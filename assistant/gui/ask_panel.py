@@ -23,11 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from assistant.gui.attachment_pages import AttachmentPages
 from assistant.gui.open_files import OpenFilesList
 from assistant.gui.passage_view import PassageView, short_source
 from assistant.gui.sources_list import FittedList, OtherPassages, source_item
 from assistant.gui.tasks import Emit, Task, TaskRunner
-from assistant.records import Answer, Preview, Retract, Source, TokenText
+from assistant.records import Answer, Message, Preview, Retract, Source, TokenText
 from assistant.service import Session
 from assistant.text.tokens import history_note
 from assistant.ttrag.conversation import Conversation, Turn
@@ -48,6 +49,9 @@ class AskPanel(QWidget):
         self.runner = runner
         self.session: Session | None = None
         self.answer: Answer | None = None
+        self._answer_texts: dict[str, str] = {}  # the documents the answer's sources are in: source -> text
+        self.mail: tuple[Message, str] | None = None  # the message asked about, and its id
+        self.attachment_pages = AttachmentPages()  # its PDF attachments whose cited pages are shown
         self._task: Task | None = None
         self.elapsed = 0.0  # of the last ask, from the same start as the progress clock
         self._streamed = ""  # the answer text streamed so far, as sent (what a Retract removes)
@@ -153,12 +157,30 @@ class AskPanel(QWidget):
                 self._update_conversation_buttons()
             if not self.conversation.turns:
                 self._asked_about = frozenset()
-        if self.answer is not None:
+        if self.answer is not None and session is not None and self._answer_changed(session):
             self.meta.setText("\u26A0 The files or message changed since this answer: it is about what was "
                               "open before. Ask again to use what is open now.")
 
+    def _answer_changed(self, session: Session) -> bool:
+        """Whether a document the answer's sources are in is gone from ``session`` or reads otherwise now (a
+        file closed or unticked beside them leaves the answer as true as it was)."""
+        texts = {d.source: d.text for d in session.context.documents}
+        return any(texts.get(source) != text for source, text in self._answer_texts.items())
+
+    def set_message(self, message: Message | None, message_id: str = "") -> None:
+        """The synced message asked about (None: none): a source in one of its PDF attachments shows its page.
+        The files written for another message's pages are removed."""
+        mail = (message, message_id) if message is not None else None
+        if mail is not None and self.mail is not None and mail[1] == self.mail[1]:
+            return
+        if self.mail is not None and self.passage.page.path:  # its page may be one of the files removed
+            self.passage.clear()
+        self.attachment_pages.clear()
+        self.mail = mail
+
     def clear_answer(self) -> None:
         self.answer = None
+        self._answer_texts = {}
         self._streamed = ""
         self.answer_text.clear()
         self.meta.clear()
@@ -248,6 +270,9 @@ class AskPanel(QWidget):
         self._render_history(len(self.conversation.turns) - 1)  # the newest turn is in the answer box
         self._update_conversation_buttons()
         self.answer = answer
+        used = {s.source for s in (answer.cited if answer.found else answer.sources)}
+        documents = self.session.context.documents if self.session is not None else []
+        self._answer_texts = {d.source: d.text for d in documents if d.source in used}
         self.answer_text.setPlainText(answer.text)
         parts = []
         if turn.standalone != turn.question:
@@ -282,7 +307,11 @@ class AskPanel(QWidget):
     def _show_source(self, source: Source) -> None:
         documents = self.session.context.documents if self.session else []
         document = next((d for d in documents if d.source == source.source), None)
-        self.passage.show_source(source, document)
+        if self.mail is not None:  # a PDF attachment of the message: its page, the sentence highlighted
+            self.passage.show_source(*self.attachment_pages.shown(*self.mail, source, document))
+            self.passage.title.setToolTip(source.source)
+        else:
+            self.passage.show_source(source, document)
 
     # ---- the conversation ----
 

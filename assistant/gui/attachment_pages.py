@@ -1,19 +1,21 @@
-"""PDF attachments of the message replied to, as files whose pages the passage view renders.
+"""PDF attachments of a message (replied to, or asked about), as files whose pages the passage view renders.
 
-A draft's sources are passages of the message's attachments (``MESSAGE_ID/FILENAME``), which live in memory
-only, so the passage view could show them only as text. To show a cited page as the Ask tab shows an opened
-PDF, the attachment is written to a private temporary folder (as extraction does) while the draft is on
-screen, and the folder is removed when the draft is cleared, the panel goes, or the app quits.
+A draft's or an answer's sources are passages of the message's attachments (``MESSAGE_ID/FILENAME``), which
+live in memory only, so the passage view could show them only as text. To show a cited page as for an opened
+PDF, the attachment is written to a private temporary folder (as extraction does) while the draft or the
+answer is on screen, and the folder is removed when it is cleared, the message changes, the panel goes, or the
+app quits.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import tempfile
 import weakref
 from pathlib import Path
 
-from assistant.records import Message
+from assistant.records import Document, Message, Source
 
 
 class AttachmentPages:
@@ -47,6 +49,17 @@ class AttachmentPages:
         path.write_bytes(attachment.data)
         self._paths[source] = path
         return path
+
+    def shown(self, message: Message, message_id: str, source: Source,
+              document: Document | None) -> tuple[Source, Document | None]:
+        """``source`` and its ``document`` as the passage view is to show them: a PDF attachment of ``message``
+        named by the file written for it (so its page is rendered, the sentence highlighted); any other as
+        given."""
+        path = self.pdf_path(message, message_id, source.source)
+        if path is None:
+            return source, document
+        return (dataclasses.replace(source, source=str(path)),
+                dataclasses.replace(document, source=str(path)) if document is not None else None)
 
     def clear(self) -> None:
         """Remove the files written so far."""

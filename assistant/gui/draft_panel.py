@@ -5,12 +5,11 @@ The message is a synced one, or one saved as a file (``.eml``, ``.msg``) whose r
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -19,7 +18,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -29,7 +27,7 @@ from assistant import netguard
 from assistant.accounts import Account, get_account, load_accounts
 from assistant.errors import AssistantError, ServerUnreachable
 from assistant.gui.attachment_pages import AttachmentPages
-from assistant.gui.draft_points import SOURCE_ROLE, point_item
+from assistant.gui.draft_points import SOURCE_ROLE, PointsTree, point_item
 from assistant.gui.file_dialogs import save_file_name
 from assistant.gui.mail_list import MessageRow
 from assistant.gui.passage_view import PassageView
@@ -39,9 +37,10 @@ from assistant.mail.connect import connector
 from assistant.mail.drafts import build_reply, save_draft
 from assistant.mail.pending import PendingDraft, PendingDrafts
 from assistant.mail.reply_file import account_for, default_reply_path, replying_as, write_reply
-from assistant.records import Message, Progress, Source, TokenText
+from assistant.records import Message, PointAnswered, Progress, Source, TokenText
 from assistant.service import DraftResult, ModelStore, draft_reply
 from assistant.text.plural import count_of
+from assistant.ttrag.compute.draft import Point
 
 
 def my_address(account: Account) -> str:
@@ -104,10 +103,10 @@ class DraftPanel(QWidget):
         self.text = QPlainTextEdit()
         self.text.setAccessibleName("Draft reply text")
         self.text.setPlaceholderText("The draft appears here as it is written; edit it before saving.")
-        self.points = QTreeWidget()
-        self.points.setHeaderLabels(["What the email asks, and what the documents say"])
+        self.points_heading = QLabel("What the email asks, and what the documents say")
+        self.points_heading.setWordWrap(True)
+        self.points = PointsTree()  # each point listed as soon as it is answered, wrapped at the list's width
         self.points.setAccessibleName("Points answered, with their sources")
-        self.points.setWordWrap(True)
         self.points.itemClicked.connect(self._open_source)
         self.points.itemActivated.connect(self._open_source)
         self.passage = PassageView()
@@ -135,9 +134,14 @@ class DraftPanel(QWidget):
         # as in the Ask tab: the draft and its points on the left, a clicked source's page or passage on the
         # right at full height; the points keep the left column's width (beside the passage they were cut to
         # "1. What i…")
+        points = QWidget()
+        column = QVBoxLayout(points)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.points_heading)
+        column.addWidget(self.points, 1)
         review = QSplitter(Qt.Orientation.Vertical)
         review.addWidget(self.text)
-        review.addWidget(self.points)
+        review.addWidget(points)
         review.setStretchFactor(0, 3)
         review.setStretchFactor(1, 2)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -263,6 +267,10 @@ class DraftPanel(QWidget):
     def _event(self, event: object) -> None:
         if isinstance(event, Progress) and event.stage == "draft" and event.done == 0:
             self.status.setText("Writing the reply from the answers\u2026")
+        elif isinstance(event, PointAnswered):  # listed now, to check while the next points are read
+            self.points.addTopLevelItem(point_item(event.n, Point(event.request, event.answer, event.whole)))
+            self.points.expandAll()
+            self.status.setText(f"{count_of(event.n, 'point')} of {event.total} answered…")
         elif isinstance(event, TokenText):
             cursor = self.text.textCursor()
             cursor.movePosition(QTextCursor.MoveOperation.End)
@@ -271,6 +279,7 @@ class DraftPanel(QWidget):
     def _generated(self, result: DraftResult) -> None:
         self.result = result
         self.text.setPlainText(result.draft.body)
+        self.points.clear()  # the finished draft's points, as listed while they were answered
         for n, point in enumerate(result.draft.points, 1):
             self.points.addTopLevelItem(point_item(n, point))
         self.points.expandAll()
@@ -290,28 +299,19 @@ class DraftPanel(QWidget):
         self._update_buttons()
 
     def _open_source(self, item: QTreeWidgetItem) -> None:
+        """Show a clicked source beside the points; while the draft is written (a point listed as soon as it is
+        answered) its document is not at hand yet: a PDF attachment's page shows all the same."""
         source = item.data(0, SOURCE_ROLE)
-        if not isinstance(source, Source) or self.result is None:
+        if not isinstance(source, Source) or self.replied is None:
             return
-        document = next((d for d in self.result.documents if d.source == source.source), None)
+        documents = self.result.documents if self.result is not None else ()
+        document = next((d for d in documents if d.source == source.source), None)
         if not self.passage.isVisible():  # the page opens beside the draft, which keeps most of the width
             width = sum(self.split.sizes())
             self.split.setSizes([width * 3 // 5, width - width * 3 // 5])
-        shown = source
-        path = self.attachment_pages.pdf_path(*self.replied, source.source) if self.replied else None
-        if path is not None:  # a PDF attachment: its page, the cited sentence highlighted (as the Ask tab)
-            shown = dataclasses.replace(source, source=str(path))
-            document = dataclasses.replace(document, source=str(path)) if document is not None else None
-        self.passage.show_source(shown, document)
+        # a PDF attachment: its page, the cited sentence highlighted (as the Ask tab)
+        self.passage.show_source(*self.attachment_pages.shown(*self.replied, source, document))
         self.passage.title.setToolTip(source.source)
-        QTimer.singleShot(0, self._scroll_to_passage)
-
-    def _scroll_to_passage(self) -> None:
-        """The cited passage a quarter down the text view, once the view shown for it is laid out (it was
-        scrolled to while the view had no size yet, and ended past the highlight)."""
-        view = self.passage.text
-        bar = view.verticalScrollBar()
-        bar.setValue(bar.value() + view.cursorRect().top() - view.viewport().height() // 4)
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text.toPlainText())

@@ -58,7 +58,7 @@ class FilesController(QObject):
             self.open_failures.pop(path, None)
         self.ui.tabs.setCurrentWidget(self.ui.ask_panel)
         if not new:
-            self.ui.notice.setText("Those files are already open.")
+            self.ui.flash_notice("Those files are already open.")
             return
         self._reopen(new, f"Reading {count_of(len(new), 'more file')}\u2026" if self.open_docs else
                      f"Reading {count_of(len(new), 'file')}\u2026")

@@ -102,6 +102,7 @@ class MailController(QObject):
                 item.addChild(child)
             folders.addTopLevelItem(item)
         folders.expandAll()
+        self.ui.fit_folders()
         folders.setCurrentItem(everything)
         folders.blockSignals(False)
         self.has_accounts = bool(accounts)
@@ -168,8 +169,10 @@ class MailController(QObject):
         self.sync_outcome = outcome
         self.ui.sync_action.setEnabled(True)
         self.ui.offline.setVisible(bool(outcome.unreachable))
-        self.ui.notice.setText("; ".join(outcome.errors) if outcome.errors else
-                               synced_text(outcome.results, delivered=len(outcome.delivered)))
+        if outcome.errors:
+            self.ui.notice.setText("; ".join(outcome.errors))
+        else:
+            self.ui.flash_notice(synced_text(outcome.results, delivered=len(outcome.delivered)))
         self.show_pending()
         self.load_mail()
         if self.ui.store.settings.mail.gist:
@@ -211,7 +214,7 @@ class MailController(QObject):
         if result.new_uids or result.removed_uids:
             self._reload.start()
         if result.new_uids:
-            self.ui.notice.setText(f"Synced {where(result)}: {count_of(len(result.new_uids), 'new message')}.")
+            self.ui.flash_notice(f"Synced {where(result)}: {count_of(len(result.new_uids), 'new message')}.")
             if self.ui.store.settings.mail.gist:
                 self.gists.add_synced([result])
 
@@ -222,7 +225,7 @@ class MailController(QObject):
             folder = f"{last.ref.account}/{last.ref.folder}"
             what = f"\u201c{last.subject or '(no subject)'}\u201d from {last.sender or '(unknown sender)'}" \
                 if len(messages) == 1 else count_of(len(messages), "new message")
-            self.ui.notice.setText(f"New mail in {folder}: {what}.")
+            self.ui.flash_notice(f"New mail in {folder}: {what}.")
         if self.ui.store.settings.mail.notify:
             self.notifier.notify(messages)
         if self.ui.store.settings.mail.gist:

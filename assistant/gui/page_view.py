@@ -13,8 +13,8 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QImage, QKeySequence, QPixmap, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtGui import QDesktopServices, QImage, QKeySequence, QPixmap, QResizeEvent, QShortcut
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from assistant.documents.pdfpage import DEFAULT_SCALE, MAX_SCALE, RenderedPage, render_page
 from assistant.gui.tasks import Emit, TaskRunner
@@ -90,15 +90,25 @@ class PageView(QWidget):
             shortcut = QShortcut(QKeySequence(keys), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
-        bar = QHBoxLayout()
-        for w in (self.previous_button, self.next_button, self.page_label):
-            bar.addWidget(w)
-        bar.addStretch(1)
-        for w in (self.zoom_out_button, self.zoom_label, self.zoom_in_button, self.open_button):
-            bar.addWidget(w)
+        # the page buttons, then zoom and open: in one row where the width allows, else in two (one row made the
+        # view at least 512 px wide, which beside the draft's points cut them to "[1] …")
+        self._pages, self._zooms = QWidget(), QWidget()
+        for half, widgets in ((self._pages, (self.previous_button, self.next_button, self.page_label)),
+                              (self._zooms, (self.zoom_out_button, self.zoom_label, self.zoom_in_button,
+                                             self.open_button))):
+            row = QHBoxLayout(half)
+            row.setContentsMargins(0, 0, 0, 0)
+            for w in widgets:
+                row.addWidget(w)
+        self._bar = QGridLayout()
+        self._bar.setContentsMargins(0, 0, 0, 0)
+        self._bar.addWidget(self._pages, 0, 0)
+        self._bar.setColumnStretch(1, 1)
+        self._bar.addWidget(self._zooms, 0, 2)
+        self._two_rows = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(bar)
+        layout.addLayout(self._bar)
         layout.addWidget(self.note)
         layout.addWidget(self.area, 1)
         self._update_controls()
@@ -228,3 +238,19 @@ class PageView(QWidget):
         self.zoom_in_button.setEnabled(self.scale < ZOOMS[-1])
         self.open_button.setEnabled(have)
         self.note.setVisible(bool(self.note.text()))
+        self._arrange()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The controls in one row where the view is wide enough, else zoom and open under the page buttons; the
+        view is never wider than the wider half needs (the window must not grow when a page opens)."""
+        halves = (self._pages, self._zooms)
+        self.setMinimumWidth(max(h.minimumSizeHint().width() for h in halves))
+        two = self.width() < sum(h.sizeHint().width() for h in halves) + 2 * self._pages.fontMetrics().height()
+        if two != self._two_rows:
+            self._two_rows = two
+            self._bar.removeWidget(self._zooms)
+            self._bar.addWidget(self._zooms, *((1, 0, 1, 3) if two else (0, 2)))

@@ -8,6 +8,7 @@ import html
 import re
 from pathlib import PurePath
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from assistant.documents.pdfpage import cited_place, is_pdf
@@ -113,6 +114,13 @@ class PassageView(QWidget):
         cursor.setPosition(len(shown(before)))
         self.text.setTextCursor(cursor)
         self.text.ensureCursorVisible()
+        QTimer.singleShot(0, self._scroll_to_passage)
+
+    def _scroll_to_passage(self) -> None:
+        """The cited passage a quarter down the text view, once the view shown for it is laid out (it was
+        scrolled to while the view had no size yet, and ended past the highlight)."""
+        bar = self.text.verticalScrollBar()
+        bar.setValue(bar.value() + self.text.cursorRect().top() - self.text.viewport().height() // 4)
 
     def _show_page(self, source: Source, document: Document | None) -> None:
         """A PDF source's page, the cited sentence highlighted; other formats have only the text."""

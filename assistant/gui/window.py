@@ -228,4 +228,6 @@ class MainWindow(WindowLayout):
         self.runner.cancel_all()
         self.runner.wait(5000)
         self.mail.stop()
+        self.ask_panel.attachment_pages.clear()  # the PDF attachments written to show their pages
+        self.draft_panel.attachment_pages.clear()
         super().closeEvent(event)

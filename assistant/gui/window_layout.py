@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QTreeWidget, QVBoxLayout, QWidget
 
@@ -28,6 +28,8 @@ SCREEN_SHARE = 0.9  # at most this share of the screen's free area on the first 
 #: Room the window manager's frame takes around the window (title bar, borders) before the window is shown
 #: and its real frame is known: a restored size that leaves less than this is too large for the screen.
 FRAME_ALLOWANCE = QSize(16, 40)
+MAX_FOLDERS_MIN = 200  # pixels: the folder pane's minimum width fits its names, up to this
+NOTICE_MS = 15_000  # how long a notice of something that happened (new mail, a sync) stays in the status bar
 ICON = Path(__file__).resolve().parents[2] / "resources" / "icons" / "org.ttrag.Assistant.svg"
 #: Every keyboard stop shows where the focus is: views and text areas draw no focus frame of their own in
 #: Fusion (Qt's default style on Linux), so they get a highlight-coloured border while focused.
@@ -103,11 +105,29 @@ class WindowLayout(QMainWindow):
         self.gist_label.setVisible(False)
         self.notice = QLabel()
         self.notice.setAccessibleName("Status message")
+        self._notice_timer = QTimer(self)  # ends a notice shown by flash_notice
+        self._notice_timer.setSingleShot(True)
+        self._notice_timer.timeout.connect(self._notice_ended)
+        self._flashed, self._lasting = "", ""
         self.statusBar().addWidget(self.notice, 1)
         self.statusBar().addPermanentWidget(self.gist_label)
         self.statusBar().addPermanentWidget(self.pending_label)
         self.statusBar().addPermanentWidget(self.offline)
         self.statusBar().addPermanentWidget(self.progress)
+
+    def flash_notice(self, text: str, ms: int | None = None) -> None:
+        """Tell of something that happened (new mail, a sync) for ``ms`` milliseconds (:data:`NOTICE_MS`); then
+        what the status bar said before comes back (a notice of new mail had stayed for a quarter of an hour,
+        across later work)."""
+        if not self._notice_timer.isActive():
+            self._lasting = self.notice.text()
+        self._flashed = text
+        self.notice.setText(text)
+        self._notice_timer.start(ms or NOTICE_MS)
+
+    def _notice_ended(self) -> None:
+        if self.notice.text() == self._flashed:  # not replaced meanwhile by a lasting message
+            self.notice.setText(self._lasting)
 
     # -- actions and shortcuts -------------------------------------------------------------------------
     def _action(self, text: str, slot: object | None = None,
@@ -181,6 +201,12 @@ class WindowLayout(QMainWindow):
         self.mail_side.setVisible(shown)
         if shown and min(self.splitter.sizes()[:2]) == 0:  # saved while there was no account
             self.splitter.setSizes(DEFAULT_SIZES)
+
+    def fit_folders(self) -> None:
+        """The folder pane at least as wide as its names (a page opened beside the answer squeezed it to
+        "INBO"), up to a third of its default width more than that."""
+        self.folders.setMinimumWidth(min(self.folders.sizeHintForColumn(0) + 2 * self.folders.frameWidth() + 8,
+                                         MAX_FOLDERS_MIN))
 
     def shown_folder(self) -> tuple[str | None, str | None]:
         """The (account, folder) the folder tree has selected; None for all."""

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from assistant.config import PipelineOptions
 from assistant.errors import Cancelled
 from assistant.models.base import CancellableGenerator, GenerationRequest, Generator
-from assistant.records import Answer, Chunk, Event, Progress, Retract, TokenText
+from assistant.records import Answer, Chunk, Event, PointAnswered, Progress, Retract, TokenText
 from assistant.ttrag import pipeline
 from assistant.ttrag.compute.draft_followups import standalone_point
 from assistant.ttrag.compute.draft_points import whole_answer
@@ -280,8 +280,8 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
             :data:`DRAFT_REWRITES` rewrites a point).
         signer: the account holder's name, used in the closing.
         instructions: the person's wishes; they steer decisions and tone, and may add points.
-        emit: receives :class:`Progress` (``draft points``, ``draft``), each point's events and the
-            reply's :class:`TokenText` pieces.
+        emit: receives :class:`Progress` (``draft points``, ``draft``), each point's events, a
+            :class:`PointAnswered` as each point is answered, and the reply's :class:`TokenText` pieces.
         cancel: set it to stop at the next step.
         max_tokens: at most this many tokens of LLM-written text (the opening, or the whole reply).
 
@@ -310,6 +310,7 @@ def write_draft(ctx: Context | None, email_text: str, models: pipeline.Models,
         answer = pipeline.ask(ctx, request, models, qa_opts,  # type: ignore[arg-type]
                               emit=_without_text(emit), cancel=stop)
         points.append(Point(request, *whole_answer(answer, documents)))  # a point is said in whole sentences
+        emit(PointAnswered(n + 1, len(requests), request, points[-1].answer, points[-1].whole))
     if stop.is_set():
         raise Cancelled()
     if requests and ctx is not None and ctx.chunks:
