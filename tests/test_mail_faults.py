@@ -246,7 +246,11 @@ def test_stale_temporary_files_are_swept(user_dirs: Path) -> None:
     cache.put(CachedRef("a", "INBOX", 7, 1), b"whole message")
     stale = cache.root / "a" / "INBOX" / "7" / ".2.eml.x1y2.tmp"
     stale.write_bytes(b"half a mess")
+    writing = cache.root / "a" / "INBOX" / "7" / ".1.gist.json.z9w8.tmp"  # another thread's write under way
+    writing.write_bytes(b"{")
+    os.utime(stale, (time.time() - 3600, time.time() - 3600))
     assert [r.uid for r in cache.refs()] == [1]
     assert cache.sweep("a", "INBOX") == 1 and not stale.exists()
+    assert writing.exists()  # a sync that starts meanwhile leaves it to its writer
     assert dataclasses.asdict(cache.state("a", "INBOX")) == {"uidvalidity": 7, "last_uid": 1,  # type: ignore
                                                              "previous_uid": 0, "highestmodseq": 0}
