@@ -240,17 +240,22 @@ def test_pending_draft_write_is_atomic_and_reports_a_full_disk(user_dirs: Path) 
 
 def test_stale_temporary_files_are_swept(user_dirs: Path) -> None:
     cache = MailCache(user_dirs / "mail")
-    from assistant.mail.cache import CachedRef, FolderState
+    from assistant.mail.cache import CachedRef, FolderState, atomic_write
 
     cache.set_state("a", "INBOX", FolderState(7, 1))
     cache.put(CachedRef("a", "INBOX", 7, 1), b"whole message")
     stale = cache.root / "a" / "INBOX" / "7" / ".2.eml.x1y2.tmp"
     stale.write_bytes(b"half a mess")
-    writing = cache.root / "a" / "INBOX" / "7" / ".1.gist.json.z9w8.tmp"  # another thread's write under way
-    writing.write_bytes(b"{")
-    os.utime(stale, (time.time() - 3600, time.time() - 3600))
     assert [r.uid for r in cache.refs()] == [1]
     assert cache.sweep("a", "INBOX") == 1 and not stale.exists()
-    assert writing.exists()  # a sync that starts meanwhile leaves it to its writer
+    # a write under way in this process (a gist saved beside its message while a sync of the folder starts)
+    swept: list[int] = []
+
+    def fill(f: object, data: bytes) -> None:
+        f.write(data)  # type: ignore[attr-defined]
+        swept.append(cache.sweep("a", "INBOX"))
+
+    atomic_write(cache.root / "a" / "INBOX" / "7" / "1.gist.json", b"{}", fill=fill)
+    assert swept == [0] and (cache.root / "a" / "INBOX" / "7" / "1.gist.json").read_bytes() == b"{}"
     assert dataclasses.asdict(cache.state("a", "INBOX")) == {"uidvalidity": 7, "last_uid": 1,  # type: ignore
                                                              "previous_uid": 0, "highestmodseq": 0}

@@ -11,8 +11,8 @@ works out about a message (its attachments' gist) is kept beside it as ``UID.NAM
 Every write is atomic (:func:`atomic_write`: a temporary file in the same folder, flushed and fsync'ed,
 renamed over the target with ``os.replace``, then the folder fsync'ed), so a crash, a ``kill -9`` or a full
 disk leaves either the old file or the whole new one, never a partial message; temporary files a killed
-sync left behind are removed by :meth:`MailCache.sweep` at the next sync (once 10 minutes old: a younger one may
-be another thread's write under way, a gist saved beside its message). A full disk or a read-only data
+sync left behind are removed by :meth:`MailCache.sweep` at the next sync (not one this process is writing: a
+gist saved beside its message by another thread). A full disk or a read-only data
 folder raises :class:`~assistant.errors.StorageError` naming the folder and what to do.
 """
 
@@ -23,7 +23,7 @@ import json
 import os
 import shutil
 import tempfile
-import time
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +35,9 @@ from assistant.errors import StorageError
 DEFAULT_MAX_BYTES = 2 * 1024**3
 STATE_FILE = "state.json"
 TEMP_SUFFIX = ".tmp"
-STALE_TEMP_S = 600.0  # a temporary file not written to for this long is left from a write that was interrupted
+# the temporary files this process is writing now: a sweep leaves them to their writer
+_WRITING: set[str] = set()
+_WRITING_GUARD = threading.Lock()
 SIDECAR_SUFFIX = ".json"  # UID.NAME.json beside UID.eml
 _FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
@@ -83,6 +85,8 @@ def atomic_write(path: Path, data: bytes, *, root: Path | None = None,
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     except OSError as exc:
         raise storage_error(exc, path, root) from exc
+    with _WRITING_GUARD:
+        _WRITING.add(os.path.abspath(tmp))
     try:
         with os.fdopen(fd, "wb") as f:
             fill(f, data)
@@ -97,6 +101,9 @@ def atomic_write(path: Path, data: bytes, *, root: Path | None = None,
         if isinstance(exc, OSError):
             raise storage_error(exc, path, root) from exc
         raise
+    finally:
+        with _WRITING_GUARD:
+            _WRITING.discard(os.path.abspath(tmp))
     _fsync_dir(path.parent)
 
 
@@ -192,18 +199,18 @@ class MailCache:
         """Write ``data`` into the open temporary file ``f`` (a test replaces this to inject a write error)."""
         _fill(f, data)
 
-    def sweep(self, account: str, folder: str, *, older_than_s: float = STALE_TEMP_S) -> int:
-        """Remove temporary files an interrupted write left in the folder's cache, those not written to for
-        ``older_than_s`` seconds; returns how many. A younger one may be a write under way in another thread
-        (a message's gist is saved beside it while the watcher's sync of the folder starts): removing it made
-        that write fail ("cannot save .../3.gist.json (No such file or directory)")."""
+    def sweep(self, account: str, folder: str) -> int:
+        """Remove temporary files an interrupted write left in the folder's cache (a killed sync's); returns
+        how many. A write this process has under way is left to its writer (:func:`atomic_write` registers
+        it): a message's gist saved beside it while the watcher's sync of the folder started lost its file
+        ("cannot save .../3.gist.json (No such file or directory)")."""
         d = self._folder_dir(account, folder)
         removed = 0
-        now = time.time()
         for path in d.rglob(f"*{TEMP_SUFFIX}") if d.is_dir() else []:
-            try:
-                if now - path.stat().st_mtime < older_than_s:
+            with _WRITING_GUARD:
+                if os.path.abspath(path) in _WRITING:
                     continue
+            try:
                 path.unlink()
                 removed += 1
             except OSError:
