@@ -34,6 +34,9 @@ STAGE_WITH_DETAIL = {
     "standalone": "Working out what {} refers to", "todo": "Looking for requests in \u201c{}\u201d",
 }
 WRITING_ANSWER = "Writing the answer"  # once the answer streams
+#: once the reader has read the whole prompt and before its sentence streams (it writes whether the passages
+#: answer, which one and the short answer first: seconds on two cores, minutes under load, with a full bar)
+DECIDING_ANSWER = "Passages read; deciding the answer"
 
 
 def stage_text(stage: str, detail: str = "") -> str:

@@ -125,6 +125,10 @@ def test_stages_say_which_passages_are_read_and_a_follow_up_step_shows_only_for_
     assert any(top > 1 and 0 < value <= top for top, value in reading), reading
     assert "Writing the answer" in labels
     assert labels.index("Writing the answer") > max(i for i, label in enumerate(labels) if "Reading" in label)
+    # the whole prompt read, the bar spins with what the reader does until its sentence streams
+    assert "Passages read; deciding the answer" in labels
+    assert max(i for i, label in enumerate(labels) if "Reading" in label) < \
+        labels.index("Passages read; deciding the answer") < labels.index("Writing the answer")
     assert not any("(LLM)" in label or label.endswith(": Reading") for label in labels), labels
     labels.clear()
     ask(qtbot, window, "Summarise the contract")  # not a follow-up: short, but it names what it is about

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QW
 
 from assistant.gui.labels import ElidedLabel
 from assistant.gui.tasks import Task, TaskRunner
-from assistant.progress import STAGE_LABELS, WRITING_ANSWER, stage_text
+from assistant.progress import DECIDING_ANSWER, STAGE_LABELS, WRITING_ANSWER, stage_text
 from assistant.records import Progress, TokenText, TraceStep
 
 #: The app's own stages (mail), in the same plain words as :data:`STAGE_LABELS`.
@@ -107,6 +107,12 @@ class ProgressPanel(QWidget):
             return
         if not isinstance(event, Progress) or event.total == event.done == 1:
             return  # the end of a one-step stage says nothing new (after the answer streamed, a wrong thing)
+        if event.stage == "generate" and event.unit == "tokens" and 1 < event.total <= event.done:
+            self._stage = "generate"  # the whole prompt is read: a full bar would look stuck until the text comes
+            self._tip = STAGE_TIPS.get(event.stage, "")
+            self._show(DECIDING_ANSWER)
+            self.bar.setRange(0, 0)
+            return
         if event.unit == "points" and event.total:  # a draft's or summary's next point: the stages inside it
             self._within = event.detail if event.done < event.total else ""  # follow under its name
             self._attempt = ""  # the search's tries are the point's own
