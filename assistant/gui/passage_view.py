@@ -114,7 +114,7 @@ class PassageView(QWidget):
         cursor.setPosition(len(shown(before)))
         self.text.setTextCursor(cursor)
         self.text.ensureCursorVisible()
-        QTimer.singleShot(0, self._scroll_to_passage)
+        QTimer.singleShot(0, self.text, self._scroll_to_passage)  # dropped with the view if it goes first
 
     def _scroll_to_passage(self) -> None:
         """The cited passage a quarter down the text view, once the view shown for it is laid out (it was
