@@ -8,6 +8,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -24,6 +25,10 @@ from assistant.models.base import GenerationRequest, Generator  # noqa: E402
 from assistant.records import Retract, TokenText  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests"))
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
+    from assistant.service import ModelStore
 
 
 def shared_data() -> Path:
@@ -91,6 +96,19 @@ def big_llm() -> object:
     from assistant.models.locate import assemble_llm
 
     return LlamaGenerator(assemble_llm(), n_ctx=4096)
+
+
+def scripted_store(generator: Generator, tokenizer: object, embedder: object, encoder: object, *,
+                   settings: Settings | None = None) -> ModelStore:
+    """A ModelStore (``settings``, default ones) with the session's small real models and ``generator`` as its
+    reader: what the GUI tests run the window on."""
+    from assistant.config import Settings
+    from assistant.service import ModelStore
+
+    store = ModelStore(settings if settings is not None else Settings())
+    store._tokenizer, store._embedder, store._encoder = tokenizer, embedder, encoder  # type: ignore[assignment]
+    store._generator = generator
+    return store
 
 
 class ScriptedGenerator(Generator):

@@ -14,11 +14,10 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.importorskip("PySide6")
 
-from conftest import ScriptedGenerator  # noqa: E402
+from conftest import ScriptedGenerator, scripted_store  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
 
-from assistant.config import Settings  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
 from assistant.models.base import GenerationRequest  # noqa: E402
 from assistant.service import ModelStore  # noqa: E402
@@ -40,10 +39,7 @@ def script(request: GenerationRequest) -> str:
 
 @pytest.fixture
 def store(tokenizer: object, embedder: object, encoder: object) -> ModelStore:
-    s = ModelStore(Settings())
-    s._tokenizer, s._embedder, s._encoder = tokenizer, embedder, encoder
-    s._generator = ScriptedGenerator(script)
-    return s
+    return scripted_store(ScriptedGenerator(script), tokenizer, embedder, encoder)
 
 
 @pytest.fixture

@@ -14,13 +14,12 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.importorskip("PySide6")
 
-from conftest import ScriptedGenerator  # noqa: E402
+from conftest import ScriptedGenerator, scripted_store  # noqa: E402
 from PySide6.QtCore import QPoint  # noqa: E402
 from PySide6.QtWidgets import QWidget  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
 from test_page_image import SENTENCE, clause_pdf  # noqa: E402
 
-from assistant.config import Settings  # noqa: E402
 from assistant.gui.draft_panel import DraftPanel  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
 from assistant.models.base import GenerationRequest  # noqa: E402
@@ -42,10 +41,7 @@ def script(request: GenerationRequest) -> str:
 
 @pytest.fixture
 def store(tokenizer: object, embedder: object, encoder: object) -> ModelStore:
-    s = ModelStore(Settings())
-    s._tokenizer, s._embedder, s._encoder = tokenizer, embedder, encoder
-    s._generator = ScriptedGenerator(script)
-    return s
+    return scripted_store(ScriptedGenerator(script), tokenizer, embedder, encoder)
 
 
 def saved_message(folder: Path) -> Path:
@@ -60,22 +56,28 @@ def saved_message(folder: Path) -> Path:
     return path
 
 
+def drafted(qtbot: QtBot, store: ModelStore, message: Path) -> tuple[MainWindow, DraftPanel]:
+    """The window with the saved ``message`` open and its reply drafted."""
+    window = MainWindow(store)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    window.open_files([message])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    panel = window.draft_panel
+    window.ask_panel.files.draft_button.click()
+    qtbot.waitUntil(lambda: panel.result is not None, timeout=60000)
+    return window, panel
+
+
 def _left(widget: QWidget, panel: DraftPanel) -> int:
     return widget.mapTo(panel, QPoint(0, 0)).x()
 
 
 def test_a_cut_point_is_its_whole_sentence_and_its_source_opens_the_page_beside_the_points(
         qtbot: QtBot, user_dirs: Path, store: ModelStore, tmp_path: Path) -> None:
-    window = MainWindow(store)
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
     original = saved_message(tmp_path)
-    window.open_files([original])
-    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
-    panel = window.draft_panel
-    window.ask_panel.files.draft_button.click()
-    qtbot.waitUntil(lambda: panel.result is not None, timeout=60000)
+    window, panel = drafted(qtbot, store, original)
     point = panel.points.topLevelItem(0)
     assert point.text(0).startswith("\u2714 1. What does late delivery cost")  # confirmed: a whole sentence
     assert point.child(0).text(0).startswith(SENTENCE + " [")  # widened from the cut "... week of delay"
@@ -101,10 +103,6 @@ def test_a_cut_point_is_its_whole_sentence_and_its_source_opens_the_page_beside_
 
 def test_a_text_source_scrolls_to_its_passage(qtbot: QtBot, user_dirs: Path, store: ModelStore,
                                              tmp_path: Path) -> None:
-    window = MainWindow(store)
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
     msg = EmailMessage()
     msg["From"], msg["Subject"], msg["Message-ID"] = "Bob <bob@buyer.example>", "Late", "<d2@buyer.example>"
     msg.set_content("Hi Alice,\n\nwhat does late delivery cost you?\n\nBob")
@@ -113,11 +111,7 @@ def test_a_text_source_scrolls_to_its_passage(qtbot: QtBot, user_dirs: Path, sto
                        filename="agreement.txt")
     path = tmp_path / "late.eml"
     path.write_bytes(msg.as_bytes())
-    window.open_files([path])
-    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
-    panel = window.draft_panel
-    window.ask_panel.files.draft_button.click()
-    qtbot.waitUntil(lambda: panel.result is not None, timeout=60000)
+    _window, panel = drafted(qtbot, store, path)
     point = panel.points.topLevelItem(0)
     source = next(point.child(i) for i in range(point.childCount()) if point.child(i).text(0).startswith("[1]"))
     panel.points.itemClicked.emit(source, 0)

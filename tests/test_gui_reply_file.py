@@ -11,23 +11,19 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.importorskip("PySide6")
 
-from conftest import ScriptedGenerator  # noqa: E402
+from conftest import ScriptedGenerator, scripted_store  # noqa: E402
 from PySide6.QtWidgets import QFileDialog, QLineEdit, QWidget  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
 from qtmodal import on_next_modal  # noqa: E402
 from test_reply_file import parsed, reply_text, saved_message, script  # noqa: E402
 
-from assistant.config import Settings  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
 from assistant.service import ModelStore  # noqa: E402
 
 
 @pytest.fixture
 def store(tokenizer: object, embedder: object, encoder: object) -> ModelStore:
-    s = ModelStore(Settings())
-    s._tokenizer, s._embedder, s._encoder = tokenizer, embedder, encoder
-    s._generator = ScriptedGenerator(script)
-    return s
+    return scripted_store(ScriptedGenerator(script), tokenizer, embedder, encoder)
 
 
 def test_an_opened_eml_offers_a_reply_drafted_from_its_attachment_and_saved_as_a_file(

@@ -18,7 +18,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.importorskip("PySide6")
 
-from conftest import ScriptedGenerator  # noqa: E402
+from conftest import ScriptedGenerator, scripted_store  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtWidgets import QTreeWidgetItem, QTreeWidgetItemIterator  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
@@ -69,10 +69,7 @@ def gate() -> Gate:
 
 @pytest.fixture
 def store(tokenizer: object, embedder: object, encoder: object, gate: Gate) -> ModelStore:
-    s = ModelStore(QUIET)
-    s._tokenizer, s._embedder, s._encoder = tokenizer, embedder, encoder
-    s._generator = ScriptedGenerator(gate.script)
-    return s
+    return scripted_store(ScriptedGenerator(gate.script), tokenizer, embedder, encoder, settings=QUIET)
 
 
 def new_window(qtbot: QtBot, store: ModelStore, width: int = 1280, height: int = 800) -> MainWindow:

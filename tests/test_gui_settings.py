@@ -13,7 +13,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.importorskip("PySide6")
 
-from conftest import ScriptedGenerator  # noqa: E402
+from conftest import ScriptedGenerator, scripted_store  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
 from qtmodal import on_next_modal, press  # noqa: E402
 
-from assistant.config import Settings  # noqa: E402
 from assistant.gui.open_files import plain_reason  # noqa: E402
 from assistant.gui.passage_view import PassageView  # noqa: E402
 from assistant.gui.settings_dialog import SettingsDialog  # noqa: E402
@@ -59,10 +58,7 @@ def script(request: GenerationRequest) -> str:
 
 @pytest.fixture
 def store(tokenizer: object, embedder: object, encoder: object) -> ModelStore:
-    s = ModelStore(Settings())
-    s._tokenizer, s._embedder, s._encoder = tokenizer, embedder, encoder
-    s._generator = ScriptedGenerator(script)
-    return s
+    return scripted_store(ScriptedGenerator(script), tokenizer, embedder, encoder)
 
 
 def new_window(qtbot: QtBot, store: ModelStore, size: tuple[int, int] = (1280, 800)) -> MainWindow:

@@ -16,13 +16,12 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest.importorskip("PySide6")
 
-from conftest import ScriptedGenerator  # noqa: E402
+from conftest import ScriptedGenerator, scripted_store  # noqa: E402
 from PySide6.QtCore import QByteArray, QRect  # noqa: E402
 from PySide6.QtWidgets import QAbstractButton, QApplication, QFileDialog, QWidget  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
 from qtmodal import on_next_modal  # noqa: E402
 
-from assistant.config import Settings  # noqa: E402
 from assistant.gui.account_dialog import AccountDialog  # noqa: E402
 from assistant.gui.watch_settings import COLUMNS  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
@@ -49,10 +48,7 @@ def script(request: GenerationRequest) -> str:
 
 @pytest.fixture
 def store(tokenizer: object, embedder: object, encoder: object) -> ModelStore:
-    s = ModelStore(Settings())
-    s._tokenizer, s._embedder, s._encoder = tokenizer, embedder, encoder
-    s._generator = ScriptedGenerator(script)
-    return s
+    return scripted_store(ScriptedGenerator(script), tokenizer, embedder, encoder)
 
 
 def new_window(qtbot: QtBot, store: ModelStore, size: tuple[int, int] | None = None) -> MainWindow:

@@ -204,7 +204,7 @@ class WindowLayout(QMainWindow):
 
     def fit_folders(self) -> None:
         """The folder pane at least as wide as its names (a page opened beside the answer squeezed it to
-        "INBO"), up to a third of its default width more than that."""
+        "INBO"), at most :data:`MAX_FOLDERS_MIN` pixels."""
         self.folders.setMinimumWidth(min(self.folders.sizeHintForColumn(0) + 2 * self.folders.frameWidth() + 8,
                                          MAX_FOLDERS_MIN))
 

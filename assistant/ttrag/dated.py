@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -53,11 +53,11 @@ def dated(doc: Document) -> Dated:
         if near and len(near[0].days) == 1:  # "3/4/20" read two ways is no date to rank documents by
             own = next(iter(near[0].days))
             break
-    first_line_end = head.find("\n", 200) if "\n" in head[200:] else len(head)
-    return Dated(own, bool(_AMENDS.search(head[:max(first_line_end, 300)])))
+    title_end = head.find("\n", 200)  # the title: through the line that reaches 200 characters, 300 at least
+    return Dated(own, bool(_AMENDS.search(head[:max(title_end if title_end >= 0 else len(head), 300)])))
 
 
-def document_dates(documents: Sequence[Document]) -> dict[str, Dated]:
+def document_dates(documents: Iterable[Document]) -> dict[str, Dated]:
     """:func:`dated` of each document with a date or that amends another, by source."""
     out = {}
     for doc in documents:
@@ -65,6 +65,15 @@ def document_dates(documents: Sequence[Document]) -> dict[str, Dated]:
         if d.date is not None or d.amends:
             out[doc.source] = d
     return out
+
+
+def note_for(chunks: Sequence[Chunk], documents: Mapping[str, Document]) -> str:
+    """:func:`reader_note` for ``chunks``, reading the dates of their own documents only (``documents`` by
+    source: a mailbox's thousands of messages are not read for one question's three passages)."""
+    sources = {c.source for c in chunks}
+    if len(sources) < 2:
+        return ""
+    return reader_note(chunks, document_dates(documents[s] for s in sources if s in documents))
 
 
 def reader_note(chunks: Sequence[Chunk], dates: Mapping[str, Dated]) -> str:

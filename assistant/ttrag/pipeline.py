@@ -222,10 +222,10 @@ class _Asked:
 def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunks: list[Chunk],
           attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = (), note: str = "",
           equivalents: Sequence[tuple[str, str]] = (), asked: _Asked = _Asked(),
-          dates: Mapping[str, dated.Dated] | None = None) -> Reading:
+          documents: Mapping[str, Document] | None = None) -> Reading:
     detail = passages_read(chunks)
     # passages of a contract and its later amendment: the reader is told which is later and governs
-    note = " ".join(n for n in (note, dated.reader_note(chunks, dates or {})) if n)
+    note = " ".join(n for n in (note, dated.note_for(chunks, documents or {})) if n)
     if opts.evidence_tokens > 0:
         with run.stage("evidence", detail):
             chunks = evidence.select(asked.translated or question, chunks, models.embedder,
@@ -307,7 +307,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     search = aliases.search_query(searched, ctx.terms)
     # "Norhaven" in the question is found where the passages say "the Buyer" (the grounding's coverage)
     equivalents = [(t.name, t.term) for t in aliases.named_in(searched, ctx.terms)]
-    dates = dated.document_dates(ctx.documents) if len(ctx.documents) > 1 else {}
+    documents = {d.source: d for d in ctx.documents} if len(ctx.documents) > 1 else {}
     with run.stage("prefilter"):
         original = prefilter.prefilter(ctx, search, models.embedder, shortlist=opts.shortlist,
                                        fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)
@@ -342,7 +342,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             read.add(key)
             reading = _read(run, models, opts, question, chunks, attempt,
                             read_before=[c for c in read_chunks if c not in chunks], note=note,
-                            equivalents=equivalents, asked=asked, dates=dates)
+                            equivalents=equivalents, asked=asked, documents=documents)
             read_chunks.extend(chunks)
             if reading.found:
                 return _Result(reading.sentence, True, _passages_read(chunks, reading), rewrites, reading)
@@ -371,7 +371,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     if fallback:  # fallback_top_k 0: no fallback read, "not found" once the attempts are spent
         run.note("fallback", chunks=[c.id for c in fallback])
         last = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
-                     note=note, equivalents=equivalents, asked=asked, dates=dates)
+                     note=note, equivalents=equivalents, asked=asked, documents=documents)
         if last.found:
             return _Result(last.sentence, True, _passages_read(fallback, last), rewrites, last)
     text = not_found_text(len(ctx.documents), languages[0] if asked.language else "en")
