@@ -2,7 +2,8 @@
 into one cited line, and kept in the mail cache beside the message (:mod:`assistant.mail.gists`).
 
 The line comes from the points a document's kind is read for where every attachment has such a kind
-(:func:`assistant.ttrag.pipeline.summarize_by_kind` with ``gist=True``: a contract's parties and subject),
+(:func:`assistant.ttrag.pipeline.summarize_by_kind` with ``gist=True``: a contract's parties and subject, a
+report's purpose and findings),
 else from the summary path (:func:`assistant.ttrag.compute.summarize.summarize`: a reading plan of
 the attachments within the gist's budget, one model call, each point checked against the passage it cites;
 several attachments get a point each from the same call), folded into one line by

@@ -434,7 +434,7 @@ def _summarize(ctx: Context, question: str, focus: str, models: Models, opts: Pi
     run.note("summarization", focus=request.focus, detail=request.detail, form=request.form)
     asked = documents_asked(ctx.documents, request.document)
     if opts.kind_summaries and not request.focus and request.form == "bullets" and asked and \
-            all(points.points_for(summarize.document_kind(d)) for d in asked):
+            all(points.points_for(points.summary_kind(d)) for d in asked):
         kind_summary = _kind_summary(ctx, request, asked, models, opts, run)
         if kind_summary is not None:
             return _Result(kind_summary.text, True, list(kind_summary.passages), [])
@@ -465,7 +465,7 @@ def summarize_by_kind(ctx: Context, models: Models, options: PipelineOptions | N
     run.t0 = time.perf_counter()
     models = replace(models, generator=CancellableGenerator(models.generator, run.cancel, run.prefill))
     docs = [d for d in ctx.documents if d.text.strip()]
-    if not docs or not all(points.points_for(summarize.document_kind(d)) for d in docs):
+    if not docs or not all(points.points_for(points.summary_kind(d)) for d in docs):
         return None
     return _kind_summary(ctx, request or summarize.SummaryRequest(), docs, models, opts, run, gist=gist)
 
@@ -486,7 +486,7 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
     numbering = points.Numbering()
     bullets: list[summarize.Bullet] = []
     lines: list[str] = []
-    asked = [(d, p) for d in docs for p in points.points_for(summarize.document_kind(d), detail=request.detail,
+    asked = [(d, p) for d in docs for p in points.points_for(points.summary_kind(d), detail=request.detail,
                                                              gist=gist)]
     done = 0
     for doc in docs:
