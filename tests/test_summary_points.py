@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from conftest import ScriptedGenerator
 
 from assistant.config import PipelineOptions
@@ -122,12 +121,11 @@ def test_what_each_kind_is_read_for() -> None:
     assert labels[:2] == ["Parties", "Subject"] and {"Date", "Term", "Governing law"} <= set(labels)
     assert len(points.points_for("contract", detail=True)) > len(labels)
     assert [p.label for p in points.points_for("contract", gist=True)] == ["Parties", "Subject"]
-    # a report's purpose, findings and recommendations; an e-mail's request and deadline
+    # a report's purpose, findings and recommendations
     assert [p.label for p in points.points_for("report")] == ["Purpose", "Findings", "Recommendations"]
     assert [p.label for p in points.points_for("report", gist=True)] == ["Purpose", "Findings"]
-    assert [p.label for p in points.points_for("email")] == ["Request", "Deadline"]
-    # measured no better by points (patents, papers, calls) or not measured (meetings): the central summary
-    for kind in ("patent", "paper", "call", "meeting", "news", "spreadsheet", "document", "mailbox"):
+    # measured no better by points (patents, papers, calls, e-mails) or not measured (meetings): the central summary
+    for kind in ("patent", "paper", "call", "email", "meeting", "news", "spreadsheet", "document", "mailbox"):
         assert points.points_for(kind) == ()
     for kind in points.KIND_POINTS:  # each kind's gist is its summary's first points
         gist = points.points_for(kind, gist=True)
@@ -259,24 +257,6 @@ def test_a_report_is_summarised_by_its_purpose_and_findings(tokenizer: object, e
     assert lines[2] == "- Findings: We found twelve collisions in 2019, all at night. [2]"
     assert len(lines) == 3  # no recommendation stated: left out, not invented
     assert "We found twelve collisions" in answer.sources[1].snippet
-
-
-@pytest.mark.slow
-def test_the_bundled_reader_says_what_an_email_asks_and_by_when(tokenizer: object, embedder: object,
-                                                                encoder: object, big_llm: object) -> None:
-    text = ("From: Dana Whitlock <dana@harbourfreight.example>\nTo: Sam Ortiz <sam@example.com>\n"
-            "Subject: Signed framework agreement\n\nHi Sam,\n\nThanks for the call yesterday. Our board met on "
-            "Tuesday and approved the framework agreement with two small changes to the delivery schedule, which "
-            "I have marked in the attached copy. The prices and the payment terms are unchanged.\n\n"
-            "Could you please return the signed agreement by Friday 12 June? Our auditors need it before the "
-            "quarter closes.\n\nBest regards,\nDana\n")
-    ctx = build_context([_doc(text, "mail:INBOX:7")], tokenizer)
-    assert points.summary_kind(ctx.documents[0]) == "email"
-    summary = summarize_by_kind(ctx, Models(big_llm, embedder, encoder))  # type: ignore[arg-type]
-    assert summary is not None
-    said = {b.text.split(":", 1)[0]: b.text.split(":", 1)[1] for b in summary.bullets}
-    assert "sign" in said["Request"].lower()
-    assert "12 June" in said["Deadline"] or "June 12" in said["Deadline"]
 
 
 def test_the_real_reader_summarises_the_sample_contract(tokenizer: object, embedder: object, encoder: object,
