@@ -46,6 +46,8 @@ def main() -> None:
     ap.add_argument("--contracts", type=int, default=10)
     ap.add_argument("--before", action="store_true", help="also the central-passage summary, judged as a whole")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--point-evidence-tokens", type=int, default=None,
+                    help="PipelineOptions.point_evidence_tokens for this run (default: the product's)")
     ap.add_argument("--check-thresholds", default="",
                     help="comma-separated P thresholds of the points' check read (pointcheck), judged from one run: "
                          "the check runs on every checked point and each threshold's verdicts are counted")
@@ -61,6 +63,8 @@ def main() -> None:
     store = ModelStore(Settings())
     models = store.models()
     opts = store.settings.pipeline
+    if args.point_evidence_tokens is not None:
+        opts = dataclasses.replace(opts, point_evidence_tokens=args.point_evidence_tokens)
     if thresholds:  # every checked point is read and kept; the thresholds are applied below
         opts = dataclasses.replace(opts, point_check_p=1e-9)
     results = []
@@ -156,7 +160,8 @@ def main() -> None:
                                                  *(sum((at(j) == "left out") == b for j in mine if not j["present"])
                                                    for b in (False, True)))
     flags = f" --half {args.half} --contracts {args.contracts}" + (" --before" if args.before else "") + \
-        (f" --check-thresholds {args.check_thresholds}" if thresholds else "")
+        (f" --check-thresholds {args.check_thresholds}" if thresholds else "") + \
+        (f" --point-evidence-tokens {args.point_evidence_tokens}" if args.point_evidence_tokens is not None else "")
     md = ["# Contract summaries (CUAD), judged as a lawyer would", "",
           f"Command: `.venv/bin/python benchmarks/summaries_cuad.py{flags}`  ", f"Machine: {machine()}  ",
           f"Date: {time.strftime('%Y-%m-%d %H:%M')}; bundled 1.5B reader, default settings, warm; run "

@@ -207,6 +207,18 @@ def test_two_contracts_each_under_its_own_title_from_its_own_passages(
         assert all(ctx.chunks[c.id].source == c.source and ctx.chunks[c.id].start == c.start for c in cited)
 
 
+def test_a_searched_point_can_read_cut_passages(tokenizer: object, embedder: object, encoder: object) -> None:
+    ctx = build_context([_contract("valves.txt", "Ashford Pumps", "Brenner Ventile", LAW)], tokenizer, chunk_tokens=60)
+    prompts = {}
+    for tokens in (0, 40):
+        gen = ScriptedGenerator(_reader)
+        summary = summarize_by_kind(ctx, Models(gen, embedder, encoder),  # type: ignore[arg-type]
+                                    PipelineOptions(point_evidence_tokens=tokens))
+        assert summary is not None and "England and Wales" in summary.text  # the clause is read either way
+        prompts[tokens] = next(r.user for r in gen.requests if "Which law governs" in r.user)
+    assert len(prompts[40]) < len(prompts[0]) * 0.8
+
+
 def test_one_document_of_several_is_a_context_of_its_own(tokenizer: object) -> None:
     a, b = _contract("a.txt", "Ashford", "Brenner", LAW), _contract("b.txt", "Corran", "Dunmore", LAW)
     ctx = build_context([a, b], tokenizer, chunk_tokens=60)

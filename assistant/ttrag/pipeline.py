@@ -542,7 +542,8 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
             return None
         chunks = _passages_read(chunks, reading)
     else:
-        result = _question_answering(ctx, point.question, models, opts, run)
+        searched = replace(opts, evidence_tokens=opts.point_evidence_tokens) if opts.point_evidence_tokens else opts
+        result = _question_answering(ctx, point.question, models, searched, run)
         if not result.found or result.reading is None:
             return None
         reading, chunks = result.reading, result.chunks
