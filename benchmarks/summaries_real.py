@@ -118,7 +118,8 @@ def run_points(ctx: Context, models: Any, opts: Any) -> dict[str, Any] | None:
                  for t, b in zip(statements, summary.bullets, strict=True)]
     kinds = sorted({points.summary_kind(d) for d in ctx.documents})
     return {"route": f"points:{','.join(kinds)}", "request": "", "text": summary.text, "statements": statements,
-            "supported": supported, "model_kept": len(statements), "dropped": [], "seconds": round(seconds, 1),
+            "supported": supported, "dropped": [], "seconds": round(seconds, 1),
+            "model_kept": sum(not b.text.startswith(points.QUOTE_LABEL) for b in summary.bullets),
             "first_s": round(first[0], 1) if first else None,
             "load": round((load0 + os.getloadavg()[0]) / 2, 1), "plan": []}
 

@@ -267,8 +267,19 @@ def test_a_report_is_summarised_by_its_purpose_and_findings(tokenizer: object, e
     assert lines[0].startswith("HARBOUR SAFETY REPORT") and lines[0].endswith(":")
     assert lines[1] == "- Purpose: This report examines harbour safety at Port Ellis. [1]"
     assert lines[2] == "- Findings: We found twelve collisions in 2019, all at night. [2]"
-    assert len(lines) == 3  # no recommendation stated: left out, not invented
+    assert "Recommendations" not in answer.text  # none stated: left out, not invented
     assert "We found twelve collisions" in answer.sources[1].snippet
+    # then the report's most central sentences, quoted word for word, each from a passage no point cites
+    quotes = lines[3:]
+    assert len(quotes) == points.CENTRAL_QUOTES["report"]
+    text = ctx.documents[0].text
+    for n, line in enumerate(quotes, 3):
+        assert line.startswith(f"- {points.QUOTE_LABEL}: ") and line.endswith(f"[{n}]")
+        assert line.split(": ", 1)[1].rsplit(" [", 1)[0].rstrip(".") in text
+    assert len({s.chunk_id for s in answer.sources}) == len(answer.sources)
+    # the gist has the points alone
+    gist = summarize_by_kind(ctx, Models(ScriptedGenerator(_report_reader), embedder, encoder), gist=True)  # type: ignore[arg-type]
+    assert gist is not None and points.QUOTE_LABEL not in gist.text and "Purpose" in gist.text
 
 
 def test_the_real_reader_summarises_the_sample_contract(tokenizer: object, embedder: object, encoder: object,

@@ -475,7 +475,9 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
     """Each document's points (:func:`~assistant.ttrag.compute.summarize.points.points_for` its kind), each
     under the document's title line, streamed one line at a time as it is answered. A point is one read with
     no rewrite and no fallback read (a point not found is left out: a summary is no place for a second
-    search); the reads' own text is not streamed, the point's line is. None when no point was found."""
+    search); the reads' own text is not streamed, the point's line is. Then, but for a gist, the kind's
+    central sentences quoted (:func:`~assistant.ttrag.compute.summarize.points.central_quotes`: a report's). None
+    when nothing was stated."""
     pending = [m for m in (models.embedder, models.encoder) if m is not None and not m.loaded]
     for model in pending:
         model.ensure_loaded()
@@ -489,10 +491,22 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
     asked = [(d, p) for d in docs for p in points.points_for(points.summary_kind(d), detail=request.detail,
                                                              gist=gist)]
     done = 0
+    headed: set[str] = set()
+
+    def state(point: points.Point, doc: Document) -> None:
+        """Stream and keep one point (its passages with the whole context's chunk ids), under the document's
+        title line the first time the document shows a point."""
+        line = points.render_point(point, numbering)
+        heading = "" if doc.source in headed else f"{lead_line(doc)}:"
+        headed.add(doc.source)
+        run.text(("" if not lines else "\n") + (heading + "\n" if heading else "") + line)
+        lines.extend([heading, line] if heading else [line])
+        bullets.append(summarize.Bullet(f"{point.label}: {point.sentence}", tuple(
+            next(i for i, k in enumerate(numbering.chunks, 1) if k.source == c.source and k.id == c.id)
+            for c in point.cited)))
+
     for doc in docs:
         sub, original = restricted(ctx, doc.source)
-        heading = f"{lead_line(doc)}:"
-        shown = False
         for point in (p for d, p in asked if d is doc):
             run.emit(Progress("summarization", done, len(asked), "points",
                               f"Point {done + 1} of {len(asked)}: {point.label.lower()}"))
@@ -504,15 +518,10 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
                      check_p=None if found is None or found.check_p is None else round(found.check_p, 4))
             if found is None or (found.check_p is not None and found.check_p < opts.point_check_p):
                 continue
-            found = replace(found, cited=tuple(replace(c, id=original[c.id]) for c in found.cited))
-            line = points.render_point(found, numbering)
-            run.text(("" if not lines else "\n") + ("" if shown else heading + "\n") + line)
-            lines += [] if shown else [heading]
-            lines.append(line)
-            shown = True
-            bullets.append(summarize.Bullet(f"{found.label}: {found.sentence}", tuple(
-                next(i for i, k in enumerate(numbering.chunks, 1) if k.source == c.source and k.id == c.id)
-                for c in found.cited)))
+            state(replace(found, cited=tuple(replace(c, id=original[c.id]) for c in found.cited)), doc)
+        if not gist:
+            for quoted in points.central_quotes(ctx, doc, {(c.source, c.id) for c in numbering.chunks}):
+                state(quoted, doc)
         for k in ("prefilter", "conditional", "evidence", "generate"):
             if k in quiet.timings:
                 run.timings[k] = quiet.timings[k]

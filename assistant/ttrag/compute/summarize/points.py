@@ -36,7 +36,10 @@ from typing import Literal
 
 from assistant.records import Chunk, Document
 from assistant.text.subjects import base_subject
-from assistant.ttrag.compute.summarize.structure import Kind, document_kind
+from assistant.ttrag.compute.summarize.central import central_sentences
+from assistant.ttrag.compute.summarize.sidematter import side_spans
+from assistant.ttrag.compute.summarize.structure import Kind, document_kind, headings
+from assistant.ttrag.context import Context, chunk_at
 
 Where = Literal["preamble", "opening", "search"]
 
@@ -101,6 +104,13 @@ REPORT_POINTS: tuple[PointQuestion, ...] = (
 KIND_POINTS: dict[str, tuple[PointQuestion, ...]] = {
     "contract": CONTRACT_POINTS, "report": REPORT_POINTS,
 }
+
+#: Central sentences quoted after a kind's points, as "Key passage" lines (not in a gist): a report's purpose
+#: often comes alone (an explanatory report states no findings nor recommendations), so its summary also
+#: quotes the sentences most like the report as a whole (:func:`central_quotes`). Chosen on the dev government
+#: reports (benchmarks/results/summaries-real-dev-points-quotes.md).
+CENTRAL_QUOTES: dict[str, int] = {"report": 2}
+QUOTE_LABEL = "Key passage"
 
 _SUBJECT = re.compile(r"^Subject:[ \t]*(.*)$", re.M)
 # an earnings call's transcript: its opening speaks of the quarter's (or year's) results, earnings or guidance
@@ -309,3 +319,25 @@ class Numbering:
 def render_point(point: Point, numbering: Numbering) -> str:
     """'- Governing law: This Agreement is governed by the laws of the State of New York. [3]'"""
     return f"- {point.label}: {point.sentence} {numbering.marks(point.cited)}".rstrip()
+
+
+def central_quotes(ctx: Context, doc: Document, cited: set[tuple[str, int]]) -> list[Point]:
+    """The :data:`CENTRAL_QUOTES` sentences of ``doc``'s kind quoted as points: the most central sentences
+    (:func:`~.central.central_sentences`, side matter left out), each cited by the chunk of ``ctx`` that holds
+    it, none from a chunk in ``cited`` (``(source, chunk id)`` pairs the points already cite) nor two from one
+    chunk; [] for a kind that quotes none."""
+    wanted = CENTRAL_QUOTES.get(summary_kind(doc), 0)
+    if not wanted:
+        return []
+    out: list[Point] = []
+    taken = set(cited)
+    for start, end in central_sentences(doc, side=side_spans(doc), hs=headings(doc), n=wanted + 6):
+        chunk = chunk_at(ctx, doc.source, start)
+        sentence = point_sentence(doc.text[start:end])
+        if (chunk.source, chunk.id) in taken or not sentence:
+            continue
+        taken.add((chunk.source, chunk.id))
+        out.append(Point(QUOTE_LABEL, sentence, (chunk,)))
+        if len(out) == wanted:
+            break
+    return out
