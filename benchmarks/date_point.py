@@ -1,7 +1,11 @@
 """The contract summary's Date point on the CUAD dev half, before and after dates are matched in any written
 form (assistant.text.dates): the same reader reply judged by the checks of each, side by side in one run.
 
-    .venv/bin/python benchmarks/date_point.py [--half dev] [--contracts N]
+    .venv/bin/python benchmarks/date_point.py [--half dev] [--contracts N] [--form-check]
+
+``--form-check`` compares instead the point as read (dates matched, as the product) with the point kept only
+when its sentence states a calendar date (:func:`~assistant.ttrag.compute.summarize.points.states_a_date`,
+``PointQuestion.form``), judged on the same reply.
 
 For each contract with an Agreement Date row (present or absent), the Date point is read from the opening
 passages as the summary reads it (:func:`assistant.ttrag.pipeline._point`); **before** swaps the date
@@ -40,6 +44,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=HERE.parents[1] / "shared" / "data")
     ap.add_argument("--half", choices=("dev", "test"), default="dev")
     ap.add_argument("--contracts", type=int, default=1000)
+    ap.add_argument("--form-check", action="store_true", help="as read vs. kept only when it states a date")
     args = ap.parse_args()
     contracts, _ = contract_set(args.data)
     store = ModelStore(Settings())
@@ -52,6 +57,19 @@ def main() -> None:
         doc, _ = contracts.read(it.question)
         ctx = build_context([doc], store.tokenizer())
         verdicts = []
+        if args.form_check:
+            _dates_matched(True)
+            found = pipeline._point(ctx, replace(date, form=""), models, point_opts,
+                                    pipeline._Run(lambda e: None, threading.Event()))
+            for when, keep in (("as read", True), ("date form", found is not None and
+                                                   points.states_a_date(found.sentence))):
+                verdict = "left out" if not found or not keep else \
+                    "right" if it.accepts(found.sentence, True) else "wrong"
+                counts[(when, verdict)] += 1
+                verdicts.append(verdict)
+            print(f"{it.contract[:40]} {it.label or '(absent)'}: as read {verdicts[0]}, date form {verdicts[1]}"
+                  f" | {found.sentence if found else ''}", flush=True)
+            continue
         for when, on in (("before", False), ("after", True)):
             _dates_matched(on)
             found = pipeline._point(ctx, date, models, point_opts, pipeline._Run(lambda e: None, threading.Event()))
@@ -60,7 +78,7 @@ def main() -> None:
             verdicts.append(verdict)
         print(f"{it.contract[:40]} {it.label or '(absent)'}: before {verdicts[0]}, after {verdicts[1]}", flush=True)
     print("\n| | right | wrong | left out |\n|---|---|---|---|")
-    for when in ("before", "after"):
+    for when in (("as read", "date form") if args.form_check else ("before", "after")):
         print(f"| {when} | " + " | ".join(str(counts[(when, v)]) for v in ("right", "wrong", "left out")) + " |")
 
 

@@ -109,6 +109,30 @@ def test_a_point_read_from_another_clause_is_left_out_by_its_check(tokenizer: ob
     assert check_point(ScriptedGenerator(lambda r: "not json"), "A sentence.", "Is it?") is None
 
 
+def test_a_date_point_states_a_calendar_date(tokenizer: object) -> None:
+    assert points.states_a_date("The agreement was signed on July 23, 2003.")
+    assert points.states_a_date("This Agreement is dated as of the 20th day of Friday, March 2020.")
+    assert points.states_a_date("The agreement is dated 1/14/02.") and points.states_a_date("Made in March 2020.")
+    for sentence in ("The agreement number is NMD-CPC-MSSA-2025-014, which indicates the date of the agreement as "
+                     "2025-014.", "The agreement is dated the date first above written.", "It is dated 2019."):
+        assert not points.states_a_date(sentence), sentence
+    # the sample contract's reader took its agreement number for its date: no date stated, the point left out
+    cover = SAMPLE.read_text(encoding="utf-8")
+    ctx = build_context([_doc(cover[:6000], "supply-agreement.md")], tokenizer)
+    date = next(p for p in points.CONTRACT_POINTS if p.label == "Date")
+    number = "NMD-CPC-MSSA-2025-014"
+    assert number in cover[:6000]
+
+    def reader(r: GenerationRequest) -> str:
+        return json.dumps({"found": True, "passage": 1, "short_answer": number.rsplit("-", 2)[-2] + "-014",
+                           "answer": f"The agreement number is {number}, which indicates the date of the agreement "
+                                     f"as 2025-014."})
+
+    summary = summarize_by_kind(ctx, Models(ScriptedGenerator(reader), None, None))
+    assert summary is None or "Date:" not in summary.text
+    assert date.form == "date"
+
+
 def test_a_blank_of_the_form_is_no_point() -> None:
     assert points.point_sentence("The Agreement was signed on ___________. [1]") == ""
     assert points.point_sentence("The agreement is dated [date].") == ""

@@ -558,7 +558,7 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         reading, chunks = result.reading, result.chunks
     cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
     sentence = points.point_sentence(reading.sentence)
-    if not sentence:
+    if not sentence or (point.form == "date" and not points.states_a_date(sentence)):
         return None
     check_p = None
     if point.check and opts.point_check_p > 0:  # the cited sentence is read alone: is it about the point at all?

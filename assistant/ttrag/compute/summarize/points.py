@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from assistant.records import Chunk, Document
+from assistant.text.dates import dates_in
 from assistant.text.subjects import base_subject
 from assistant.ttrag.compute.summarize.central import central_sentences
 from assistant.ttrag.compute.summarize.sidematter import side_spans
@@ -49,8 +50,9 @@ class PointQuestion:
     """One point of a kind's summary: its ``label`` ("Governing law"), the ``question`` asked, ``where``
     the answer is read (``preamble``: the parties defined there, no model call; ``opening``: the opening
     passages only; ``search``: the whole question-answering path), whether it is in the ``gist`` (a new
-    mail's one line), whether only ``in detail`` asks it, and the ``check`` a found point's cited sentence is
-    read against (:mod:`~assistant.ttrag.compute.summarize.pointcheck`; '' none)."""
+    mail's one line), whether only ``in detail`` asks it, the ``check`` a found point's cited sentence is
+    read against (:mod:`~assistant.ttrag.compute.summarize.pointcheck`; '' none) and the ``form`` its sentence
+    must have (``date``: it states a calendar date, :func:`states_a_date`; '' any)."""
 
     label: str
     question: str
@@ -58,6 +60,7 @@ class PointQuestion:
     gist: bool = False
     detail_only: bool = False
     check: str = ""
+    form: Literal["", "date"] = ""
 
 
 #: The points of a contract summary, in the order shown (CUAD clause categories; chosen on CUAD dev
@@ -66,7 +69,7 @@ CONTRACT_POINTS: tuple[PointQuestion, ...] = (
     PointQuestion("Parties", "Who are the parties to this agreement?", "preamble", gist=True),
     PointQuestion("Subject", "What is this agreement about: what does one party supply, license or do for the "
                   "other?", "opening", gist=True),
-    PointQuestion("Date", "What is the date of this agreement?", "opening"),
+    PointQuestion("Date", "What is the date of this agreement?", "opening", form="date"),
     PointQuestion("Term", "How long does this agreement last, and when does it expire?", "search",
                   check="Does this sentence say how long the agreement itself runs or when it ends (its term or "
                         "expiry), rather than a notice period, a payment period or the length of another obligation?"),
@@ -287,6 +290,18 @@ _MARKERS = re.compile(r"\s*(?:\[\d+(?:\s*,\s*\d+)*\])+")
 
 
 _BLANK = re.compile(r"_{3,}|\[\s*(?:date|name|\u2022|\*+)\s*\]|\bXX+\b", re.I)
+
+
+_MONTH_YEAR = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:\d{1,2}"
+                         r"(?:st|nd|rd|th)?,?\s+)?(?:of\s+)?\d{4}\b", re.I)
+
+
+def states_a_date(sentence: str) -> bool:
+    """Whether ``sentence`` states a calendar date: a day, month and year in any written form
+    (:func:`assistant.text.dates.dates_in`), or a month and its year ("March 2020"). An agreement number read
+    as a date ("NMD-CPC-MSSA-2025-014 ... indicates the date as 2025-014"), a bare year or "the date first
+    above written" is none."""
+    return bool(dates_in(sentence) or _MONTH_YEAR.search(sentence))
 
 
 def point_sentence(sentence: str) -> str:
