@@ -4,7 +4,7 @@ form (assistant.text.dates): the same reader reply judged by the checks of each,
     .venv/bin/python benchmarks/date_point.py [--half dev] [--contracts N] [--form-check]
 
 ``--form-check`` compares instead the point as read (dates matched, as the product) with the point kept only
-when its sentence states a calendar date (:func:`~assistant.ttrag.compute.summarize.points.states_a_date`,
+when its sentence states a calendar date (:func:`assistant.text.dates.states_a_date`,
 ``PointQuestion.form``), judged on the same reply.
 
 For each contract with an Agreement Date row (present or absent), the Date point is read from the opening

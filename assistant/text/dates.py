@@ -30,6 +30,7 @@ _FORMS = (
     re.compile(rf"(?<![\w/.-]){_DAY}\s+(?:day\s+)?(?:of\s+)?{_WEEKDAY}{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", re.I),
     re.compile(r"\b(?P<year>(?:1[6-9]|2\d)\d\d)-(?P<month>[01]?\d)-(?P<day>[0-3]?\d)\b"),  # ISO 8601
 )
+_MONTH_OF_YEAR = re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", re.I)  # March 2020, Jan. 2019
 # 3/19/20, 19.03.2020: month first (US) or day first; both readings are kept
 _NUMERIC = re.compile(r"(?<![\w/.-])(?P<a>[0-3]?\d)([/.])(?P<b>[0-3]?\d)\2(?P<year>\d{4}|\d\d)(?![\w/-]|\.\d)")
 
@@ -93,3 +94,9 @@ def _day(year: int, month: int, day: int) -> dt.date | None:
         return dt.date(year, month, day)
     except ValueError:
         return None
+
+
+def states_a_date(text: str) -> bool:
+    """Whether ``text`` states a date: a calendar date (:func:`dates_in`) or a month of a year ("March 2020").
+    A number shaped like a date ("2025-014"), a bare year or "the date first above written" is none."""
+    return bool(dates_in(text) or _MONTH_OF_YEAR.search(text))

@@ -488,8 +488,8 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
     numbering = points.Numbering()
     bullets: list[summarize.Bullet] = []
     lines: list[str] = []
-    asked = [(d, p) for d in docs for p in points.points_for(points.summary_kind(d), detail=request.detail,
-                                                             gist=gist)]
+    kinds = {d.source: points.summary_kind(d) for d in docs}
+    asked = [(d, p) for d in docs for p in points.points_for(kinds[d.source], detail=request.detail, gist=gist)]
     done = 0
     headed: set[str] = set()
 
@@ -520,7 +520,8 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
                 continue
             state(replace(found, cited=tuple(replace(c, id=original[c.id]) for c in found.cited)), doc)
         if not gist:
-            for quoted in points.central_quotes(ctx, doc, {(c.source, c.id) for c in numbering.chunks}):
+            for quoted in points.central_quotes(ctx, doc, kinds[doc.source],
+                                                {(c.source, c.id) for c in numbering.chunks}):
                 state(quoted, doc)
         for k in ("prefilter", "conditional", "evidence", "generate"):
             if k in quiet.timings:

@@ -35,11 +35,11 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from assistant.records import Chunk, Document
-from assistant.text.dates import dates_in
-from assistant.text.subjects import base_subject
+from assistant.text.dates import states_a_date as states_a_date  # a point's ``date`` form
 from assistant.ttrag.compute.summarize.central import central_sentences
 from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.compute.summarize.structure import Kind, document_kind, headings
+from assistant.ttrag.compute.summarize.titles import conversations
 from assistant.ttrag.context import Context, chunk_at
 
 Where = Literal["preamble", "opening", "search"]
@@ -52,7 +52,7 @@ class PointQuestion:
     passages only; ``search``: the whole question-answering path), whether it is in the ``gist`` (a new
     mail's one line), whether only ``in detail`` asks it, the ``check`` a found point's cited sentence is
     read against (:mod:`~assistant.ttrag.compute.summarize.pointcheck`; '' none) and the ``form`` its sentence
-    must have (``date``: it states a calendar date, :func:`states_a_date`; '' any)."""
+    must have (``date``: it states a date, :func:`assistant.text.dates.states_a_date`; '' any)."""
 
     label: str
     question: str
@@ -115,7 +115,6 @@ KIND_POINTS: dict[str, tuple[PointQuestion, ...]] = {
 CENTRAL_QUOTES: dict[str, int] = {"report": 2}
 QUOTE_LABEL = "Key passage"
 
-_SUBJECT = re.compile(r"^Subject:[ \t]*(.*)$", re.M)
 # an earnings call's transcript: its opening speaks of the quarter's (or year's) results, earnings or guidance
 _CALL = re.compile(r"\b(?:earnings|conference)\s+call\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th|q[1-4])[\s-]+"
                    r"(?:quarter|fiscal)\b.{0,200}\b(?:results|revenue|earnings)\b", re.I | re.S)
@@ -163,7 +162,7 @@ def summary_kind(doc: Document) -> str:
     kind = document_kind(doc)
     if kind == "meeting" and _CALL.search(doc.text[:5000]):
         return "call"
-    if kind == "email" and len({base_subject(m.group(1).strip()) for m in _SUBJECT.finditer(doc.text)}) > 1:
+    if kind == "email" and len(conversations(doc)) > 1:
         return "mailbox"  # several conversations: no one sender's request; a point per conversation instead
     return kind
 
@@ -292,18 +291,6 @@ _MARKERS = re.compile(r"\s*(?:\[\d+(?:\s*,\s*\d+)*\])+")
 _BLANK = re.compile(r"_{3,}|\[\s*(?:date|name|\u2022|\*+)\s*\]|\bXX+\b", re.I)
 
 
-_MONTH_YEAR = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:\d{1,2}"
-                         r"(?:st|nd|rd|th)?,?\s+)?(?:of\s+)?\d{4}\b", re.I)
-
-
-def states_a_date(sentence: str) -> bool:
-    """Whether ``sentence`` states a calendar date: a day, month and year in any written form
-    (:func:`assistant.text.dates.dates_in`), or a month and its year ("March 2020"). An agreement number read
-    as a date ("NMD-CPC-MSSA-2025-014 ... indicates the date as 2025-014"), a bare year or "the date first
-    above written" is none."""
-    return bool(dates_in(sentence) or _MONTH_YEAR.search(sentence))
-
-
 def point_sentence(sentence: str) -> str:
     """The reader's sentence as a point: ``[n]`` markers removed, one full stop at the end; '' when it states
     a blank of the form ("signed on ___________", "[date]"): the value is not in the document."""
@@ -336,12 +323,13 @@ def render_point(point: Point, numbering: Numbering) -> str:
     return f"- {point.label}: {point.sentence} {numbering.marks(point.cited)}".rstrip()
 
 
-def central_quotes(ctx: Context, doc: Document, cited: set[tuple[str, int]]) -> list[Point]:
-    """The :data:`CENTRAL_QUOTES` sentences of ``doc``'s kind quoted as points: the most central sentences
+def central_quotes(ctx: Context, doc: Document, kind: str, cited: set[tuple[str, int]]) -> list[Point]:
+    """The :data:`CENTRAL_QUOTES` sentences of ``kind`` (``doc``'s :func:`summary_kind`) quoted as points: the
+    most central sentences
     (:func:`~.central.central_sentences`, side matter left out), each cited by the chunk of ``ctx`` that holds
     it, none from a chunk in ``cited`` (``(source, chunk id)`` pairs the points already cite) nor two from one
     chunk; [] for a kind that quotes none."""
-    wanted = CENTRAL_QUOTES.get(summary_kind(doc), 0)
+    wanted = CENTRAL_QUOTES.get(kind, 0)
     if not wanted:
         return []
     out: list[Point] = []

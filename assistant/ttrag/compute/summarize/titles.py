@@ -67,11 +67,22 @@ def title_line(line: str) -> bool:
     return not (len(words) >= 12 and line.endswith("."))  # a sentence, not a title
 
 
-def _email_title(doc: Document) -> str | None:
-    subjects = [re.sub(r"\s+", " ", m.group(1)).strip() for m in re.finditer(r"^Subject:\s*(.+)$", doc.text, re.M)]
-    first: dict[str, str] = {}  # conversation (subject without Re:/Fwd:) -> its first subject as written
-    for subject in subjects:
+def _subjects(doc: Document) -> list[str]:
+    return [re.sub(r"\s+", " ", m.group(1)).strip() for m in re.finditer(r"^Subject:\s*(.+)$", doc.text, re.M)]
+
+
+def conversations(doc: Document) -> dict[str, str]:
+    """The conversations of an e-mail file: each subject without Re:/Fwd: (:func:`base_subject`) -> its first
+    subject as written, in order of first appearance."""
+    first: dict[str, str] = {}
+    for subject in _subjects(doc):
         first.setdefault(base_subject(subject), subject)
+    return first
+
+
+def _email_title(doc: Document) -> str | None:
+    subjects = _subjects(doc)
+    first = conversations(doc)
     if len(first) > 1:  # a mailbox of separate conversations: name them, not the first alone
         named = list(first.values())
         return (f"{len(named)} conversations: " + "; ".join(s[:70] for s in named[:3]) +
