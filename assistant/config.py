@@ -43,6 +43,7 @@ DEFAULT_MAX_REWRITES = 1  # the paper: 3; on the dev halves the 2nd and 3rd chan
 DEFAULT_FALLBACK_TOP_K = 0
 DEFAULT_EVIDENCE_TOKENS = 0  # off: 300 cost 2 of 40 HotpotQA answers (EM .450 -> .400) for 8% fewer prompt tokens
 DEFAULT_CACHE_MB = 2048
+DEFAULT_OPENING_CHARS = 0  # off: the retry's opening passage found parties and dates but stated more wrong facts
 
 CeMode = Literal["alone", "fused", "off"]
 AnswerDecision = Literal["fitted", "checks"]
@@ -146,6 +147,19 @@ class PipelineOptions:
             point's question; 0 = whole passages, the default: at 240, 10 CUAD dev contracts' summaries took 52 s
             instead of ~60 s (p50) but stated 19 of 34 categories right instead of 24 and 8 wrong facts instead
             of 2 (``benchmarks/results/summaries-cuad-dev-evidence240.md`` against ``summaries-cuad-dev-check.md``).
+        opening_chars: > 0: when the first read of a question finds no answer, the read after it (the
+            rewrite's, or the same passages once more when the rewrite repeats the question) adds one passage: the
+            first this many characters (to the sentence's end) of the document the best passage comes from, up to
+            a passage read that starts inside them (:func:`assistant.ttrag.passages.opening`); 0 = never read,
+            the default. A contract's parties and date stand there and share few words with the question: on the
+            CUAD dev half (195 asks in three wordings, no reader) the gold clause was among the passages read .564
+            of the time and .800 with 700 characters (parties 7 -> 30 of 30;
+            ``benchmarks/results/retrieval-wordings-dev.md``). With the reader, at 700: 21 parties and date
+            questions in two wordings, right 13 -> 19 of 42 (+.143 [+.02, +.26]) but wrong facts stated 19 -> 22;
+            63 asks of every family and kind, fewer right and more wrong facts (the extra read is one more
+            chance to state a wrong answer; ``loss-dev-opening-retry-*-pairs.md``). Read with every first read
+            instead: 22 of 42 right, wrong 19 -> 18, but ~200 more prompt tokens a read (+21%, first token 1.10x)
+            and answers found at once changed (``loss-dev-opening-kinds-pairs.md``, ``speed-steps-opening.md``).
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -173,6 +187,7 @@ class PipelineOptions:
     kind_summaries: bool = True
     point_check_p: float = 0.5
     point_evidence_tokens: int = 0
+    opening_chars: int = DEFAULT_OPENING_CHARS
 
     def __post_init__(self) -> None:
         try:

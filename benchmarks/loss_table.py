@@ -24,8 +24,14 @@ raw reply was right, for ``benchmarks/fit_decision.py``. LLM replies are cached 
 (temperature 0: a request made before gives the same reply), so a re-run after a change re-reads only what
 the change touched; seconds of replayed calls are the recorded ones.
 
+``--against NAME=VALUE`` asks each question a second time, right after the first, with that setting changed
+(rows in ``OUT-against.jsonl``; ``benchmarks/loss_pairs.py`` pairs the two), so a change is judged on the same
+asks in one run; ``--kinds`` keeps the CUAD questions of some clause kinds only.
+
 Usage:
     .venv/bin/python benchmarks/loss_table.py --n 6 --out benchmarks/results/loss-dev-before
+    .venv/bin/python benchmarks/loss_table.py --families cuad --n-cuad 91 --kinds "Parties,Agreement Date" \
+        --set opening_chars=0 --against opening_chars=700 --out benchmarks/results/loss-dev-opening-kinds
 """
 
 from __future__ import annotations
@@ -279,12 +285,18 @@ def run(args: argparse.Namespace) -> None:
         out_jsonl.unlink()
     table = json.loads(WORDING_FILE.read_text(encoding="utf-8"))
     opts = PipelineOptions(**{k: _value(v) for k, v in (kv.split("=", 1) for kv in args.set)})
+    other = dataclasses.replace(opts, **{k: _value(v) for k, v in (kv.split("=", 1) for kv in args.against)}) \
+        if args.against else None
+    other_jsonl = Path(f"{args.out}-against.jsonl")
+    if args.fresh and other_jsonl.exists():
+        other_jsonl.unlink()
     store = ModelStore(Settings(pipeline=opts))
     models = pipeline.Models(CachedGenerator(store.generator(), args.cache), store.embedder(), store.encoder())
     tokenizer = store.tokenizer()
     tasks = {family: TASKS[family](args.data) for family in args.families}
-    samples = {family: scored_questions(task, args.n_cuad if family == "cuad" else args.n_of.get(family, args.n),
-                                        args.seed, "dev") for family, task in tasks.items()}
+    samples = {family: [q for q in scored_questions(task, args.n_cuad if family == "cuad" else
+                                                    args.n_of.get(family, args.n), args.seed, "dev")
+                        if not args.kinds or q.kind in args.kinds] for family, task in tasks.items()}
     # families advance side by side, each in proportion to its sample, so a run cut short covers them all
     order = sorted(((i / len(sample), family, i) for family, sample in samples.items() for i in range(len(sample))))
     shared: dict[str, Context] = {}
@@ -314,6 +326,12 @@ def run(args: argparse.Namespace) -> None:
                    "reads": reads, "row": loss_row(answerable, prod, reads)}
             with out_jsonl.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
+            if other is not None:  # the same ask under the other settings, right after: the two runs stay paired
+                prod_b, reads_b = product(ctx, text, models, other, lambda t, f, q=q, judge=judge: judge(q, t, f),
+                                          q.gold_spans)
+                row_b = {**row, "product": prod_b, "reads": reads_b, "row": loss_row(answerable, prod_b, reads_b)}
+                with other_jsonl.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(row_b) + "\n")
             print(f"{family} {q.id[:40]:40} {wording:9} plain={'R' if plain['right'] else '-'} "
                   f"product={'R' if prod['right'] else '-'} {row['row'][:60]} ({time.perf_counter() - t0:.0f} s)",
                   file=sys.stderr, flush=True)
@@ -425,8 +443,13 @@ def main() -> None:
     ap.add_argument("--n-of", type=lambda s: {k: int(v) for k, v in (kv.split("=") for kv in s.split(","))},
                     default={}, help="questions of named families, e.g. nq=3,hotpot-unanswerable=3")
     ap.add_argument("--de-first", type=int, default=2, help="questions of each family also asked in German")
+    ap.add_argument("--kinds", type=lambda s: s.split(","), default=[],
+                    help="only CUAD questions of these clause kinds, e.g. 'Parties,Agreement Date'")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--set", action="append", default=[], help="a pipeline option for the product, NAME=VALUE")
+    ap.add_argument("--against", action="append", default=[],
+                    help="a pipeline option, NAME=VALUE, the product is also asked with, right after each ask "
+                         "(rows in OUT-against.jsonl; render them with --render --out OUT-against)")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/loss-table-llm-cache.jsonl"))
     ap.add_argument("--fresh", action="store_true", help="start the results anew (else resume)")
     ap.add_argument("--render", action="store_true", help="only write the tables from the saved rows")

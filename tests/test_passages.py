@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assistant.records import Chunk, Document, Segment
-from assistant.ttrag.passages import sentence_end, sentence_start, whole
+from assistant.ttrag.passages import opening, sentence_end, sentence_start, whole
 
 CLAUSE = ("18. Notices. Notices are given in writing.\n"
           "19.1 Governing Law. This Agreement shall be governed by, and construed and enforced in accordance\n"
@@ -59,3 +59,16 @@ def test_a_passage_not_taken_from_its_document_is_left_alone() -> None:
     cut = Chunk(id=1, text="a selected sentence [...]", source=doc.source, start=5, end=40, page=1)
     other = Chunk(id=2, text="elsewhere", source="other.pdf", start=0, end=9)
     assert whole([doc], [cut, other]) == [cut, other]
+
+
+PREAMBLE = ("\n  MASTER SUPPLY AGREEMENT\n\nThis Master Supply Agreement is made on 3 March 2025 between Norhaven Ltd "
+            "(the \"Buyer\") and Calder GmbH (the \"Supplier\"). Each is a Party. " + "Recitals follow here. " * 40)
+
+
+def test_the_opening_is_the_documents_first_characters_to_a_sentence_end() -> None:
+    doc = _doc(PREAMBLE)
+    head = opening(doc, 0, 60)
+    assert head.text.startswith("MASTER SUPPLY AGREEMENT") and head.start == PREAMBLE.index("MASTER")
+    assert head.text.endswith('Calder GmbH (the "Supplier").')  # the sentence the 60th character stands in, whole
+    assert doc.text[head.start:head.end].strip() == head.text and (head.id, head.page) == (0, 1)
+    assert opening(doc, 0, 10_000).end == len(PREAMBLE)  # a short document is read whole

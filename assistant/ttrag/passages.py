@@ -87,3 +87,16 @@ def whole(documents: Sequence[Document], chunks: Sequence[Chunk], reach: int = R
         out.append(dataclasses.replace(c, text=doc.text[start:end].strip(), start=start, end=end,
                                        page=doc.page_at(start)))
     return out
+
+
+def opening(document: Document, chunk_id: int, chars: int, reach: int = REACH) -> Chunk:
+    """The opening of ``document`` as a passage: its first ``chars`` characters, to the end of the sentence
+    there (at most ``reach`` more), with the id of its first chunk (``chunk_id``). A contract names its parties
+    and date there, a letter or report its subject; retrieval ranks the preamble low for "who are the parties?"
+    (it shares few words with the question), so the question-answering path reads it beside the passages
+    ranked best (:attr:`assistant.config.PipelineOptions.opening_chars`)."""
+    end = sentence_end(document.text, min(chars, len(document.text)), reach)
+    text = document.text[:end]
+    start = len(text) - len(text.lstrip())
+    return Chunk(id=chunk_id, text=text.strip(), source=document.source, start=start, end=end,
+                 page=document.page_at(start))

@@ -326,13 +326,17 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     seen = {question.strip().lower(), searched.strip().lower()}
     read: set[tuple[int, ...]] = set()
     read_chunks: list[Chunk] = []
+    opened = last_try = False
     for attempt in range(opts.max_rewrites + 1):
         with run.stage("conditional"):
             top = conditional.rerank(query, candidates, models.encoder, mode=opts.ce_mode,
                                      weight=opts.ce_weight, top_k=opts.ce_top_k,
                                      pooling=opts.ce_pooling)
         run.note("conditional", query=query, mode=opts.ce_mode, hits=_hits_view(top))
-        chunks = _whole(ctx, [h.chunk for h in top], opts)
+        ranked = _whole(ctx, [h.chunk for h in top], opts)
+        # a search that found nothing reads again with the document's opening (parties, date, subject)
+        chunks = _with_opening(ctx, ranked, opts) if attempt > 0 else ranked
+        opened = opened or len(chunks) > len(ranked)
         if attempt == 0 and chunks:  # something to look at while the reader reads: the best passage
             run.emit(Preview(cite(chunks[:1], "", question)[0]))
         key = tuple(sorted(c.id for c in chunks))
@@ -345,8 +349,11 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                             equivalents=equivalents, asked=asked, documents=documents)
             read_chunks.extend(chunks)
             if reading.found:
-                return _Result(reading.sentence, True, _passages_read(chunks, reading), rewrites, reading)
-        if attempt == opts.max_rewrites:
+                shown = _passages_read(chunks, reading)
+                if len(chunks) > len(ranked) and len(shown) == len(chunks) and len(chunks) not in reading.supported_by:
+                    shown = shown[:-1]  # the document's opening, read but not cited, is not listed as a source
+                return _Result(reading.sentence, True, shown, rewrites, reading)
+        if attempt == opts.max_rewrites or last_try:
             break
         with run.stage("rewrite"):
             new_query = rewrite_query(models.generator, searched, query, chunks)
@@ -354,6 +361,9 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         run.note("rewrite", query=new_query, attempt=attempt + 2, attempts=opts.max_rewrites + 1)
         if not new_query or new_query.strip().lower() in seen:
             run.note("rewrite", stopped="the rewrite repeated an earlier query")
+            if not opened and len(_with_opening(ctx, ranked, opts)) > len(ranked):
+                last_try = True  # the same passages once more, with the document's opening, then no further
+                continue
             break
         seen.add(new_query.strip().lower())
         rewrites.append(new_query)
@@ -383,6 +393,28 @@ def _whole(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chu
     """The passages as the reader reads them: widened to whole sentences (:mod:`assistant.ttrag.passages`)
     unless ``whole_sentences`` is off."""
     return passages.whole(ctx.documents, chunks) if opts.whole_sentences else chunks
+
+
+def _with_opening(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chunk]:
+    """``chunks`` and, after them, the opening of the document the best of them comes from
+    (:func:`passages.opening`, ``opening_chars`` characters; up to the first of ``chunks`` that starts inside
+    it); ``chunks`` as they are when ``opening_chars`` is 0, there are none, their document is not in the
+    context or one of them starts at the document's start."""
+    if opts.opening_chars <= 0 or not chunks:
+        return chunks
+    source = chunks[0].source
+    doc = next((d for d in ctx.documents if d.source == source), None)
+    first = next((c for c in ctx.chunks if c.source == source), None)
+    if doc is None or first is None:
+        return chunks
+    head = passages.opening(doc, first.id, opts.opening_chars)
+    starts = [c.start for c in chunks if c.source == source and c.start < head.end]
+    if starts:  # a passage read starts inside the opening: the opening is read up to it (not twice)
+        cut = min(starts)
+        if not doc.text[head.start:cut].strip():
+            return chunks
+        head = replace(head, text=doc.text[head.start:cut].strip(), end=cut)
+    return [*chunks, head]
 
 
 def _translate(question: str, languages: tuple[str, str], models: Models, opts: PipelineOptions,
@@ -552,7 +584,8 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
             return None
         chunks = _passages_read(chunks, reading)
     else:
-        searched = replace(opts, evidence_tokens=opts.point_evidence_tokens) if opts.point_evidence_tokens else opts
+        # a point reads its passages alone: the document's opening is read for its own points (parties, date)
+        searched = replace(opts, evidence_tokens=opts.point_evidence_tokens or opts.evidence_tokens, opening_chars=0)
         result = _question_answering(ctx, point.question, models, searched, run)
         if not result.found or result.reading is None:
             return None
