@@ -17,7 +17,9 @@ read (recall@3), for
 - ``opening-3rd``: the re-ranker's best two and the document's first chunk read (when not among them);
 - ``opening-4th``: the re-ranker's best three and the document's first chunk (four passages read);
   ``opening-4th-400`` and ``-700``: instead, the document's first 400 or 700 characters from that chunk's start
-  (to the end of the sentence there).
+  (to the end of the sentence there);
+- ``dense-union``: the dense search over every chunk's top 10 added to BM25's short list (``also``), then fused
+  and re-ranked as shipped.
 
 Usage:
     .venv/bin/python benchmarks/retrieval_wordings.py --data ../shared/data --n 130 \
@@ -35,6 +37,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import assistant.models  # noqa: E402,F401  (offline environment before transformers loads)
@@ -50,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loss_table import WORDING_FILE, gold_cover  # noqa: E402
 
 VARIANTS = ("shipped", "opening", "top15", "ce0.5", "ce-alone", "opening-3rd", "opening-4th", "opening-4th-400",
-            "opening-4th-700")
+            "opening-4th-700", "dense-union")
 
 
 def main() -> None:
@@ -71,6 +75,7 @@ def main() -> None:
     # (variant, wording, kind) -> [(in candidates, in top 3)]
     got: dict[tuple[str, str, str], list[tuple[bool, bool]]] = defaultdict(list)
     seconds: dict[str, float] = defaultdict(float)
+    stages: dict[tuple[str, str], list[bool]] = defaultdict(list)
     asked = 0
     for q in scored_questions(task, args.n, 0, "dev"):
         if not q.answers:
@@ -85,12 +90,24 @@ def main() -> None:
             if wording not in texts:
                 continue
             asked += 1
+            # where the shipped pre-filter's candidates come from: BM25's short list (the embedder re-scores
+            # only these), against a dense search over every chunk
+            for k in (opts.shortlist, 50):
+                ids = [i for i, _ in prefilter.bm25_search(ctx, texts[wording], k)]
+                stages[(f"BM25 short list of {k}", wording)].append(
+                    gold_cover([ctx.chunks[i] for i in ids], q.gold_spans) > 0)
+            everything = list(range(len(ctx.chunks)))
+            dense = prefilter.chunk_embeddings(ctx, everything, embedder) @ embedder.embed([texts[wording]])[0]
+            best = [everything[j] for j in np.argsort(-dense)[:opts.prefilter_top_k]]
+            stages[(f"dense over every chunk, top {opts.prefilter_top_k}", wording)].append(
+                gold_cover([ctx.chunks[i] for i in best], q.gold_spans) > 0)
             for variant in VARIANTS:
                 t0 = time.perf_counter()
                 top_k = 15 if variant == "top15" else opts.prefilter_top_k
                 cands = prefilter.prefilter(ctx, texts[wording], embedder, shortlist=opts.shortlist,
                                             fusion=opts.fusion, top_k=top_k,
-                                            also=opening if variant == "opening" else ())
+                                            also=opening if variant == "opening" else
+                                            best if variant == "dense-union" else ())
                 top = conditional.rerank(texts[wording], cands, encoder,
                                          mode="alone" if variant == "ce-alone" else opts.ce_mode,
                                          weight=0.5 if variant == "ce0.5" else opts.ce_weight,
@@ -127,6 +144,15 @@ def main() -> None:
             if sel:
                 md.append(f"| {variant} | {wording} | {len(sel)} | {share([a for a, _ in sel])} | "
                           f"{share([b for _, b in sel])} | {seconds[variant] / max(asked, 1):.2f} |")
+    md += ["", "## Where the candidates come from (shipped pre-filter)", "",
+           "The embedder re-scores only BM25's short list; a clause BM25 does not list is out of reach of any "
+           "embedder there.", "", "| stage | " + " | ".join(args.wordings) + " | all |",
+           "|---|" + "---|" * (len(args.wordings) + 1)]
+    for stage in dict.fromkeys(s for s, _ in stages):
+        cells = [stages[(stage, w)] for w in args.wordings]
+        both = [x for c in cells for x in c]
+        md.append(f"| {stage} | " + " | ".join(f"{sum(c) / len(c):.3f}" if c else "-" for c in cells) +
+                  f" | {share(both)} |")
     md += ["", "## Recall@3 per clause kind (all wordings)", "", "| kind | asks | " + " | ".join(VARIANTS) + " |",
            "|---|---|" + "---|" * len(VARIANTS)]
     for kind in sorted({k for _, _, k in got}):
