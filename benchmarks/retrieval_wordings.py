@@ -19,7 +19,8 @@ read (recall@3), for
   ``opening-4th-400`` and ``-700``: instead, the document's first 400 or 700 characters from that chunk's start
   (to the end of the sentence there);
 - ``dense-union``: the dense search over every chunk's top 10 added to BM25's short list (``also``), then fused
-  and re-ranked as shipped.
+  and re-ranked as shipped;
+- ``read-4``, ``read-5``: the re-ranker's best 4 or 5 read instead of 3 (more prompt tokens a read).
 
 Usage:
     .venv/bin/python benchmarks/retrieval_wordings.py --data ../shared/data --n 130 \
@@ -54,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loss_table import WORDING_FILE, gold_cover  # noqa: E402
 
 VARIANTS = ("shipped", "opening", "top15", "ce0.5", "ce-alone", "opening-3rd", "opening-4th", "opening-4th-400",
-            "opening-4th-700", "dense-union")
+            "opening-4th-700", "dense-union", "read-4", "read-5")
 
 
 def main() -> None:
@@ -111,7 +112,8 @@ def main() -> None:
                 top = conditional.rerank(texts[wording], cands, encoder,
                                          mode="alone" if variant == "ce-alone" else opts.ce_mode,
                                          weight=0.5 if variant == "ce0.5" else opts.ce_weight,
-                                         top_k=opts.ce_top_k, pooling=opts.ce_pooling)
+                                         top_k=int(variant[-1]) if variant.startswith("read-") else opts.ce_top_k,
+                                         pooling=opts.ce_pooling)
                 read = [h.chunk for h in top]
                 first = ctx.chunks[opening[0]]
                 if variant == "opening-3rd" and first not in read:
