@@ -15,24 +15,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from assistant.eval.metrics import bootstrap_interval  # noqa: E402
 
 
 def load(path: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return {(r["family"], r["id"], r["wording"]): r for r in rows}
-
-
-def paired_interval(diffs: list[int], n: int = 2000, seed: int = 0) -> tuple[float, float]:
-    """Bootstrap 95% interval of the mean of ``diffs`` (asks resampled with replacement)."""
-    if not diffs:
-        return (0.0, 0.0)
-    rng = random.Random(seed)
-    means = sorted(sum(rng.choices(diffs, k=len(diffs))) / len(diffs) for _ in range(n))
-    return means[int(0.025 * n)], means[int(0.975 * n) - 1]
 
 
 def wrong(side: dict[str, Any]) -> bool:
@@ -71,7 +65,7 @@ def main() -> None:
         ra = [a[k]["product"]["right"] for k in ks]
         rb = [b[k]["product"]["right"] for k in ks]
         diffs = [int(y) - int(x) for x, y in zip(ra, rb, strict=True)]
-        lo, hi = paired_interval(diffs)
+        lo, hi = bootstrap_interval([float(d) for d in diffs]) if diffs else (0.0, 0.0)
         toks_a = [t for k in ks for t in a[k]["product"]["read_prompt_tokens"]]
         toks_b = [t for k in ks for t in b[k]["product"]["read_prompt_tokens"]]
         md.append(f"| {label} | {len(ks)} | {sum(a[k]['plain']['right'] for k in ks)} / "

@@ -16,8 +16,8 @@ read (recall@3), for
 - ``ce-alone``: the re-ranker's score alone orders the candidates;
 - ``opening-3rd``: the re-ranker's best two and the document's first chunk read (when not among them);
 - ``opening-4th``: the re-ranker's best three and the document's first chunk (four passages read);
-  ``opening-4th-400`` and ``-700``: instead, the document's first 400 or 700 characters from that chunk's start
-  (to the end of the sentence there);
+  ``opening-4th-400`` and ``-700``: instead, the document's first 400 or 700 characters (to the end of the
+  sentence there; :func:`assistant.ttrag.passages.opening`);
 - ``dense-union``: the dense search over every chunk's top 10 added to BM25's short list (``also``), then fused
   and re-ranked as shipped;
 - ``read-4``, ``read-5``: the re-ranker's best 4 or 5 read instead of 3 (more prompt tokens a read).
@@ -30,7 +30,6 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import shlex
 import sys
@@ -119,9 +118,8 @@ def main() -> None:
                 if variant == "opening-3rd" and first not in read:
                     read = [*read[:2], first]
                 elif variant.startswith("opening-4th") and first not in read:
-                    if variant != "opening-4th":
-                        end = passages.sentence_end(doc.text, first.start + int(variant.rsplit("-", 1)[1]))
-                        first = dataclasses.replace(first, text=doc.text[first.start:end], end=end)
+                    if variant != "opening-4th":  # the passage opening_chars reads
+                        first = passages.opening(doc, first.id, int(variant.rsplit("-", 1)[1]))
                     read = [*read, first]
                 seconds[variant] += time.perf_counter() - t0
                 got[(variant, wording, q.kind)].append(
