@@ -43,7 +43,8 @@ DEFAULT_MAX_REWRITES = 1  # the paper: 3; on the dev halves the 2nd and 3rd chan
 DEFAULT_FALLBACK_TOP_K = 0
 DEFAULT_EVIDENCE_TOKENS = 0  # off: 300 cost 2 of 40 HotpotQA answers (EM .450 -> .400) for 8% fewer prompt tokens
 DEFAULT_CACHE_MB = 2048
-DEFAULT_OPENING_CHARS = 0  # off: the retry's opening passage found parties and dates but stated more wrong facts
+DEFAULT_OPENING_CHARS = 700  # read only by questions for what the opening states (opening_match)
+DEFAULT_OPENING_MATCH = 0.5
 
 CeMode = Literal["alone", "fused", "off"]
 AnswerDecision = Literal["fitted", "checks"]
@@ -147,19 +148,24 @@ class PipelineOptions:
             point's question; 0 = whole passages, the default: at 240, 10 CUAD dev contracts' summaries took 52 s
             instead of ~60 s (p50) but stated 19 of 34 categories right instead of 24 and 8 wrong facts instead
             of 2 (``benchmarks/results/summaries-cuad-dev-evidence240.md`` against ``summaries-cuad-dev-check.md``).
-        opening_chars: > 0: when the first read of a question finds no answer, the read after it (the
-            rewrite's, or the same passages once more when the rewrite repeats the question) adds one passage: the
-            first this many characters (to the sentence's end) of the document the best passage comes from, up to
-            a passage read that starts inside them (:func:`assistant.ttrag.passages.opening`); 0 = never read,
-            the default. A contract's parties and date stand there and share few words with the question: on the
-            CUAD dev half (195 asks in three wordings, no reader) the gold clause was among the passages read .564
-            of the time and .800 with 700 characters (parties 7 -> 30 of 30;
-            ``benchmarks/results/retrieval-wordings-dev.md``). With the reader, at 700: 21 parties and date
-            questions in two wordings, right 13 -> 19 of 42 (+.143 [+.02, +.26]) but wrong facts stated 19 -> 22;
-            63 asks of every family and kind, fewer right and more wrong facts (the extra read is one more
-            chance to state a wrong answer; ``loss-dev-opening-retry-*-pairs.md``). Read with every first read
-            instead: 22 of 42 right, wrong 19 -> 18, but ~200 more prompt tokens a read (+21%, first token 1.10x)
-            and answers found at once changed (``loss-dev-opening-kinds-pairs.md``, ``speed-steps-opening.md``).
+        opening_chars: characters of a document's opening (to the sentence's end there) read as one more
+            passage, beside the passages ranked best, by every read of a question that asks for what the opening
+            states (``opening_match``), up to a passage read that starts inside them
+            (:func:`assistant.ttrag.passages.opening`); 0 = never read. A contract's parties and date stand there
+            and share few words with the question: on the CUAD dev half (195 asks in three wordings, no reader)
+            the gold clause was among the passages read .564 of the time and .800 with 700 characters (parties
+            7 -> 30 of 30; ``benchmarks/results/retrieval-wordings-dev.md``).
+        opening_match: the least cosine (the pre-filter's embedder) between a question, or its translation, and
+            the closest point question of its document's kind for that point to route the question to the
+            document's opening, when the point is one a summary reads there (a contract's parties, date and
+            subject, a report's purpose; :mod:`assistant.ttrag.opening_route`). Chosen on the dev wordings of
+            ``benchmarks/wordings.json`` (``benchmarks/results/opening-route-dev.md``): at 0.5, 12 of 13 parties and
+            date questions routed (not "parties?", .38) and 2 of 90 others. With the reader, paired on the same
+            asks: 21 CUAD dev parties and date questions in two wordings, right 13 -> 19 of 42 (+.143 [+.02,
+            +.26]), wrong facts 19 -> 19; 32 asks of every family, right 20 -> 20, wrong 9 -> 11 (a partial list of
+            a contract's seven labelled parties, where it said "not found" before); +17% prompt tokens on a
+            routed read, none on the rest (``benchmarks/results/loss-dev-opening-route-*-pairs.md``). Read with
+            every question instead, answers found at once changed and the first token was 1.10x.
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -188,6 +194,7 @@ class PipelineOptions:
     point_check_p: float = 0.5
     point_evidence_tokens: int = 0
     opening_chars: int = DEFAULT_OPENING_CHARS
+    opening_match: float = DEFAULT_OPENING_MATCH
 
     def __post_init__(self) -> None:
         try:

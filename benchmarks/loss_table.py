@@ -24,7 +24,8 @@ raw reply was right, for ``benchmarks/fit_decision.py``. LLM replies are cached 
 (temperature 0: a request made before gives the same reply), so a re-run after a change re-reads only what
 the change touched; seconds of replayed calls are the recorded ones.
 
-``--against NAME=VALUE`` asks each question a second time, right after the first, with that setting changed
+``--half test`` asks the test half's questions instead (read once per round, for the report; nothing is chosen
+on it). ``--against NAME=VALUE`` asks each question a second time, right after the first, with that setting changed
 (rows in ``OUT-against.jsonl``; ``benchmarks/loss_pairs.py`` pairs the two), so a change is judged on the same
 asks in one run; ``--kinds`` keeps the CUAD questions of some clause kinds only.
 
@@ -295,7 +296,7 @@ def run(args: argparse.Namespace) -> None:
     tokenizer = store.tokenizer()
     tasks = {family: TASKS[family](args.data) for family in args.families}
     samples = {family: [q for q in scored_questions(task, args.n_cuad if family == "cuad" else
-                                                    args.n_of.get(family, args.n), args.seed, "dev")
+                                                    args.n_of.get(family, args.n), args.seed, args.half)
                         if not args.kinds or q.kind in args.kinds] for family, task in tasks.items()}
     # families advance side by side, each in proportion to its sample, so a run cut short covers them all
     order = sorted(((i / len(sample), family, i) for family, sample in samples.items() for i in range(len(sample))))
@@ -358,8 +359,10 @@ def _share(values: Sequence[bool]) -> str:
 def render(out: Path, args: argparse.Namespace | None = None) -> None:
     rows = [json.loads(line) for line in out.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()]
     command = "python benchmarks/loss_table.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    half = args.half if args is not None else "dev"
     md = [f"# Loss table: where each answer is lost ({out.name})", "", f"Command: `{command}`", "",
-          "Half: **dev** (every setting and rule is chosen on dev halves; the test halves are read once per round). "
+          f"Half: **{half}** (every setting and rule is chosen on dev halves; the test halves are read once per "
+          "round). "
           "Each question is asked in each wording; both systems read with the bundled 1.5B reader, side by side in "
           "one run. Right / wrong-stated shares with bootstrap 95% intervals. `benchmarks/loss_table.py`'s "
           "docstring says what each row means.", ""]
@@ -446,6 +449,8 @@ def main() -> None:
     ap.add_argument("--kinds", type=lambda s: s.split(","), default=[],
                     help="only CUAD questions of these clause kinds, e.g. 'Parties,Agreement Date'")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--half", choices=("dev", "test"), default="dev",
+                    help="the half asked: dev (every choice is made there) or test (read once a round, for the report)")
     ap.add_argument("--set", action="append", default=[], help="a pipeline option for the product, NAME=VALUE")
     ap.add_argument("--against", action="append", default=[],
                     help="a pipeline option, NAME=VALUE, the product is also asked with, right after each ask "

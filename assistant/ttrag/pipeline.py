@@ -35,7 +35,7 @@ from assistant.records import (
     TraceStep,
 )
 from assistant.text.language import classify, language_name, question_language
-from assistant.ttrag import aliases, conditional, dated, decision, evidence, passages, prefilter, router
+from assistant.ttrag import aliases, conditional, dated, decision, evidence, opening_route, passages, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.compute.summarize import pointcheck, points
 from assistant.ttrag.compute.summarize.choose import documents_asked
@@ -326,7 +326,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     seen = {question.strip().lower(), searched.strip().lower()}
     read: set[tuple[int, ...]] = set()
     read_chunks: list[Chunk] = []
-    opened = last_try = False
+    asks_opening: opening_route.OpeningRoute | None = None
     for attempt in range(opts.max_rewrites + 1):
         with run.stage("conditional"):
             top = conditional.rerank(query, candidates, models.encoder, mode=opts.ce_mode,
@@ -334,9 +334,11 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                                      pooling=opts.ce_pooling)
         run.note("conditional", query=query, mode=opts.ce_mode, hits=_hits_view(top))
         ranked = _whole(ctx, [h.chunk for h in top], opts)
-        # a search that found nothing reads again with the document's opening (parties, date, subject)
-        chunks = _with_opening(ctx, ranked, opts) if attempt > 0 else ranked
-        opened = opened or len(chunks) > len(ranked)
+        if attempt == 0:  # a question for what the document's opening states (parties, date) reads it in every read
+            asks_opening = _opening_route(ctx, searched, ranked, models, opts)
+            if asks_opening is not None:
+                run.note("opening", point=asks_opening.label, cosine=asks_opening.cosine)
+        chunks = _with_opening(ctx, ranked, opts) if asks_opening is not None else ranked
         if attempt == 0 and chunks:  # something to look at while the reader reads: the best passage
             run.emit(Preview(cite(chunks[:1], "", question)[0]))
         key = tuple(sorted(c.id for c in chunks))
@@ -353,7 +355,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                 if len(chunks) > len(ranked) and len(shown) == len(chunks) and len(chunks) not in reading.supported_by:
                     shown = shown[:-1]  # the document's opening, read but not cited, is not listed as a source
                 return _Result(reading.sentence, True, shown, rewrites, reading)
-        if attempt == opts.max_rewrites or last_try:
+        if attempt == opts.max_rewrites:
             break
         with run.stage("rewrite"):
             new_query = rewrite_query(models.generator, searched, query, chunks)
@@ -361,9 +363,6 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         run.note("rewrite", query=new_query, attempt=attempt + 2, attempts=opts.max_rewrites + 1)
         if not new_query or new_query.strip().lower() in seen:
             run.note("rewrite", stopped="the rewrite repeated an earlier query")
-            if not opened and len(_with_opening(ctx, ranked, opts)) > len(ranked):
-                last_try = True  # the same passages once more, with the document's opening, then no further
-                continue
             break
         seen.add(new_query.strip().lower())
         rewrites.append(new_query)
@@ -393,6 +392,16 @@ def _whole(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chu
     """The passages as the reader reads them: widened to whole sentences (:mod:`assistant.ttrag.passages`)
     unless ``whole_sentences`` is off."""
     return passages.whole(ctx.documents, chunks) if opts.whole_sentences else chunks
+
+
+def _opening_route(ctx: Context, question: str, ranked: list[Chunk], models: Models,
+                   opts: PipelineOptions) -> opening_route.OpeningRoute | None:
+    """The point of its document's opening ``question`` asks for (:func:`opening_route.route`, the document the
+    best of ``ranked`` comes from), or None: none asked, no passage, or ``opening_chars`` 0."""
+    if opts.opening_chars <= 0 or not ranked:
+        return None
+    doc = next((d for d in ctx.documents if d.source == ranked[0].source), None)
+    return opening_route.route(question, doc, models.embedder, opts.opening_match) if doc is not None else None
 
 
 def _with_opening(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chunk]:

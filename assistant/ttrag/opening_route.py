@@ -1,0 +1,73 @@
+"""Whether a question asks for what a document's opening states (conditional compute: the question decides what
+is read).
+
+A contract names its parties and its date in its preamble, a report its purpose in its first paragraphs; those
+passages share few words with "Who are the parties to this agreement?", "parties?" or "What date was this contract
+made on?", and the pre-filter and re-ranker rank them low (on the CUAD dev half the parties' clause was among the
+three passages read for 7 of 30 asks). A summary of such a document already reads its opening for those points
+(:data:`assistant.ttrag.compute.summarize.points.CONTRACT_POINTS`, ``where`` "preamble" or "opening"). This module
+asks the same of a question: when it is close, in the embedder's space, to one of those point questions of the
+document's kind, the question-answering path reads the document's opening beside the passages ranked best
+(:attr:`assistant.config.PipelineOptions.opening_match`).
+
+The embedder is the pre-filter's sentence-transformers model (cosine of normalised embeddings; the bundled
+all-MiniLM-L6-v2 reads English only, so a question in another language is matched by its translation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from assistant.models.base import Embedder
+from assistant.records import Document
+from assistant.ttrag.compute.summarize import points
+
+
+@dataclass(frozen=True)
+class OpeningRoute:
+    """A question matched to a point its document's opening states: the point's ``label`` ("Parties") and the
+    ``cosine`` of the question and the point's question."""
+
+    label: str
+    cosine: float
+
+
+def opening_points(doc: Document) -> tuple[points.PointQuestion, ...]:
+    """The points of ``doc``'s kind (:func:`points.summary_kind`) read from its opening or preamble; empty for a
+    kind that has none (a Wikipedia page, an e-mail)."""
+    kind = points.summary_kind(doc)
+    return tuple(p for p in points.points_for(kind, detail=True) if p.where in ("preamble", "opening"))
+
+
+def route(question: str, doc: Document, embedder: Embedder | None, threshold: float) -> OpeningRoute | None:
+    """The opening point of ``doc``'s kind that ``question`` asks for, or None.
+
+    The point is the one whose question is closest to ``question`` among all the kind's points (a question
+    closer to "How long does this agreement last?" than to "What is the date of this agreement?" asks for the
+    term, which the opening need not state); it is returned when that point is read from the opening and the
+    cosine is at least ``threshold``. None too without an embedder, or for a kind without opening points.
+
+    Args:
+        question: the question as searched (its English translation for a question in another language).
+        doc: the document the best-ranked passage comes from.
+        embedder: the pre-filter's embedder (normalised embeddings).
+        threshold: the least cosine, in [-1, 1].
+    """
+    if embedder is None or not opening_points(doc):
+        return None
+    kind_points = points.points_for(points.summary_kind(doc), detail=True)
+    asked = embedder.embed_batch([question])[0]
+    cosines = _point_vectors(embedder, tuple(p.question for p in kind_points)) @ asked
+    best = int(np.argmax(cosines))
+    if kind_points[best].where == "search" or cosines[best] < threshold:
+        return None
+    return OpeningRoute(kind_points[best].label, round(float(cosines[best]), 4))
+
+
+@lru_cache(maxsize=8)
+def _point_vectors(embedder: Embedder, questions: tuple[str, ...]) -> np.ndarray:
+    """The embeddings of a kind's point questions, shape (len(questions), dim); computed once per embedder."""
+    return embedder.embed_batch(list(questions))

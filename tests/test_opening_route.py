@@ -1,0 +1,40 @@
+"""Which questions read a document's opening: the point questions of its kind that the opening states, matched in
+the embedder's space (the bundled MiniLM, real)."""
+
+from __future__ import annotations
+
+from assistant.records import Document, Segment
+from assistant.ttrag.opening_route import opening_points, route
+
+CONTRACT = ('DISTRIBUTION AGREEMENT\n\nThis Distribution Agreement is made on 3 March 2025 between Norhaven Ltd '
+            '(the "Buyer") and Calder GmbH (the "Supplier").\n\n1. Term. This agreement runs for three years.\n'
+            '2. Governing law. This agreement is governed by the laws of England.')
+PAGE = "Lavatera is a genus of about 25 species of flowering plants in the mallow family, Malvaceae."
+
+
+def doc(text: str, name: str = "a.txt") -> Document:
+    return Document(name, text, (Segment(text, page=1),), (0,))
+
+
+def test_questions_for_the_parties_or_the_date_route_to_a_contracts_opening(embedder: object) -> None:
+    contract = doc(CONTRACT)
+    assert {p.label for p in opening_points(contract)} == {"Parties", "Subject", "Date"}
+    for question, label in [("Who are the parties to this agreement?", "Parties"),
+                            ("Which companies is this contract between?", "Parties"),
+                            ("agreement date?", "Date"), ("When was this contract signed?", "Date"),
+                            ("From what date does this contract apply?", "Date")]:
+        hit = route(question, contract, embedder, 0.5)  # type: ignore[arg-type]
+        assert hit is not None and hit.label == label and 0.5 <= hit.cosine <= 1.01, (question, hit)
+    # a question closest to a point searched for (term, law, payment) does not, however close
+    for question in ["How long does this agreement last?", "Which law governs this agreement?", "law?",
+                     "What fees does the buyer pay?", "Is either party's liability capped?"]:
+        assert route(question, contract, embedder, 0.5) is None, question  # type: ignore[arg-type]
+    # nor below the threshold, nor without an embedder
+    assert route("Who are the parties to this agreement?", contract, embedder, 1.5) is None  # type: ignore[arg-type]
+    assert route("Who are the parties to this agreement?", contract, None, 0.5) is None
+
+
+def test_a_page_of_no_kind_with_opening_points_routes_nothing(embedder: object) -> None:
+    page = doc(PAGE)
+    assert opening_points(page) == ()
+    assert route("Who are the parties to this agreement?", page, embedder, 0.0) is None  # type: ignore[arg-type]
