@@ -6,12 +6,27 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import PurePath
 from typing import Literal
 
 _MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")  # an answer's source markers: [2], [1, 3]
+# a cached message's own text: ``account:folder:UID`` (assistant.mail.cache.CachedRef.id), and its signature or
+# quoted earlier messages as documents of their own (`` (signature)``, `` (earlier messages)``)
+_MESSAGE_SOURCE = re.compile(r"[^/\\\s:]+:[^\\]+:\d+(?P<part> \([a-z ]+\))?")
 
 Route = Literal["question_answering", "needle_lookup", "counting", "summarization"]
 ROUTES: tuple[Route, ...] = ("question_answering", "needle_lookup", "counting", "summarization")
+
+
+def source_name(source: str) -> str:
+    """A document's source as a person reads it in a list of sources or a progress line: a file's name without
+    its folders (``contract.pdf``; an attachment ``account:INBOX:7/contract.pdf`` too), a cached message's own
+    text ``the message`` (``account:INBOX:7``; ``the message (signature)``, ``the message (earlier
+    messages)`` for those parts), not its cache key."""
+    m = _MESSAGE_SOURCE.fullmatch(source)
+    if m and not re.search(r":\d+/", source):  # not an attachment (``account:INBOX:7/scan:3``)
+        return f"the message{m['part'] or ''}"
+    return PurePath(source).name or source
 
 
 @dataclass(frozen=True)

@@ -166,11 +166,15 @@ def test_tasks_from_shared_data(data_root: Path) -> None:
     assert len(needle(data_root, needles=5).haystack.questions) == 5
 
 
-def test_eval_command_without_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_command_without_data(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from assistant.cli import main
 
     assert main(["eval", "recall", "--data", str(tmp_path / "absent")]) == 1
     assert "evaluation data not found" in capsys.readouterr().err
+    monkeypatch.delenv("ASSISTANT_EVAL_DATA", raising=False)
+    assert main(["eval", "recall"]) == 1  # no default folder outside the project
+    assert "pass --data DIR" in capsys.readouterr().err
 
 
 def test_layer_states_match_the_last_layer(encoder: object) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from assistant.documents.mime.attachments import attachment_documents, message_document
+from assistant.documents.mime.attachments import attachment_documents, evidence_documents, message_document
 from assistant.documents.mime.html import html_to_text
 from assistant.documents.mime.parse import decode_text, parse_message
+from assistant.records import Chunk, source_name
+from assistant.ttrag.pipeline import passages_read
 
 
 def rich_message() -> bytes:
@@ -55,6 +57,18 @@ def test_attachments_become_documents_or_are_listed_with_a_reason() -> None:
         ("a.zip", "corrupt or not a ZIP archive (File is not a zip file)")]
     body = message_document(m, "test:INBOX:1")
     assert "Subject: Contrat signé" in body.text and "pièce jointe" in body.text
+
+
+def test_a_messages_documents_are_named_for_a_person_not_by_their_cache_key() -> None:
+    m = parse_message(rich_message())
+    own = evidence_documents(m, "alice@example.org:INBOX/Contracts:12")
+    docs, _ = attachment_documents(m, "alice@example.org:INBOX/Contracts:12")
+    assert [source_name(d.source) for d in own + docs] == ["the message", "terms.txt"]
+    assert source_name("acc:INBOX:7 (earlier messages)") == "the message (earlier messages)"
+    assert source_name("acc:INBOX:7/scan:3") == "scan:3"  # an attachment whose name ends like a UID
+    assert source_name("/home/alice/Contracts/supply.pdf") == "supply.pdf"
+    chunks = [Chunk(i, "text", d.source, 0, 4) for i, d in enumerate(own + docs)]
+    assert passages_read(chunks) == "passages 1\u20132 of the message and terms.txt"  # the progress line
 
 
 def test_charsets_declared_then_utf8_then_cp1252() -> None:

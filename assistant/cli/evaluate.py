@@ -82,9 +82,10 @@ def add_eval_command(sub: Any) -> None:
     common.add_argument("--task", default="hotpot", choices=["hotpot", "hotpot-1m", "nq", "kv", "needle",
                                                                 "hotpot-unanswerable", "contract", "cuad"],
                         help=TASK_HELP)
-    common.add_argument("--data", type=Path, default=Path(os.environ.get("ASSISTANT_EVAL_DATA", "../shared/data")),
-                        help="evaluation data folder, relative to the current folder ($ASSISTANT_EVAL_DATA "
-                             "overrides the default)")
+    env = os.environ.get("ASSISTANT_EVAL_DATA")
+    common.add_argument("--data", type=Path, default=Path(env) if env else None,
+                        help="evaluation data folder (the one with qa/, needle/ and cuad/), relative to the current "
+                             "folder; default: $ASSISTANT_EVAL_DATA")
     common.add_argument("--seed", type=int, default=0, help="seed of the question sample, split and stuffing")
     common.add_argument("--out", type=Path,
                         help="output path without suffix (default: benchmarks/results/<action>-<task>)")
@@ -144,6 +145,9 @@ def run_eval(args: argparse.Namespace) -> int:
     from assistant.eval.tasks import REQUIRES, TASKS
     from assistant.service import ModelStore
 
+    if args.data is None:
+        raise AssistantError("no evaluation data folder: pass --data DIR (the folder with qa/, needle/ and cuad/) or "
+                             "set ASSISTANT_EVAL_DATA")
     data_dir = args.data.resolve()
     if not data_dir.is_dir():
         raise AssistantError(f"evaluation data not found at {data_dir} (from --data {args.data}, relative to "

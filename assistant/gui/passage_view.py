@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import PurePath
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
 from assistant.documents.pdfpage import cited_place, is_pdf
 from assistant.gui.page_view import PageView
-from assistant.records import Document, Source
+from assistant.records import Document, Source, source_name
 
 CONTEXT_CHARS = 600
 
@@ -56,8 +55,9 @@ def render(text: str) -> str:
 
 
 def short_source(source: str) -> str:
-    """A file's name without its folders (the full path goes in a tooltip)."""
-    return PurePath(source).name or source
+    """A file's name without its folders, or "the message" for a message's own text (the full path goes in a
+    tooltip; :func:`assistant.records.source_name`)."""
+    return source_name(source)
 
 
 class PassageView(QWidget):

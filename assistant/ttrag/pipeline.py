@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from pathlib import PurePath
 
 from assistant.config import PipelineOptions
 from assistant.errors import Cancelled
@@ -33,6 +32,7 @@ from assistant.records import (
     Retract,
     TokenText,
     TraceStep,
+    source_name,
 )
 from assistant.text.language import classify, language_name, question_language
 from assistant.ttrag import aliases, conditional, dated, decision, evidence, opening_route, passages, prefilter, router
@@ -204,7 +204,7 @@ class _Result:
 def passages_read(chunks: Sequence[Chunk]) -> str:
     """``passages 1\u20133 of contract.pdf``: the passages as the reader numbers them (and the sources list
     after the answer), and the files they come from, for the progress shown while they are read."""
-    names = list(dict.fromkeys(PurePath(c.source).name or c.source for c in chunks))
+    names = list(dict.fromkeys(source_name(c.source) for c in chunks))
     which = "passage 1" if len(chunks) == 1 else f"passages 1\u2013{len(chunks)}"
     files = " and ".join(names) if len(names) <= 2 else f"{len(names)} files"
     return f"{which} of {files}"
