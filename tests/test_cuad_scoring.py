@@ -40,6 +40,17 @@ def test_reply_dates_in_the_usual_forms() -> None:
     assert reply_dates("no date here") == []
 
 
+def test_a_german_reply_states_its_date_in_german() -> None:
+    # the reader answers a German question in German: "20. März 2020" is the date "3/20/20" as much as
+    # "March 20, 2020" is (the dev run judged it wrong before)
+    assert reply_dates("Dieser Vertrag wurde am 20. März 2020 signiert.") == [LooseDate(2020, 3, 20)]
+    assert reply_dates("Dieser Vertrag gilt vom April 1. 2019 bis zum März 30. 2020.") == [
+        LooseDate(2019, 4, 1), LooseDate(2020, 3, 30)]
+    assert judge("date", "1/20/14", True, "Dieser Vertrag gilt ab dem 20. Januar 2014.", True)
+    assert not judge("date", "1/15/18", True, "Der Vertrag wurde am 2. Dezember 2019 signiert.", True)
+    assert reply_dates("Section 3. May 2006") == [LooseDate(2006, 5, None)]  # an English number is not a day
+
+
 @pytest.mark.parametrize(("reply", "label", "right"), [
     ("May 1, 2006", "5/1/06", True),
     ("This Agreement is made as of the 1st day of May, 2006", "5/1/06", True),

@@ -88,11 +88,28 @@ _DATE = re.compile(rf"\b(?:(?:{_DAY}\s+(?:day\s+of\s+)?)?{_MONTH}(?:\s+{_DAY})?,
 _ONE, _TWO = datetime(1, 1, 1), datetime(2, 2, 2)  # two defaults: a field that differs was not in the text
 
 
+_GERMAN_MONTHS = {"januar": "January", "jänner": "January", "februar": "February", "märz": "March", "maerz": "March",
+                  "mai": "May", "juni": "June", "juli": "July", "oktober": "October", "dezember": "December"}
+_GERMAN_MONTH = re.compile(r"\b(" + "|".join(_GERMAN_MONTHS) + r")\b", re.I)
+_MONTH_WORD = r"(?:[A-Z][a-z]+)"
+_GERMAN_WORD = re.compile(r"\b(?:der|die|das|dem|den|vom|zum|am|ab|bis|wurde|ist|gilt|Vertrag|Vereinbarung)\b")
+
+
+def _english_dates(text: str) -> str:
+    """``text`` with a German reply's dates in English words: "20. März 2020" -> "20 March 2020", "April 1. 2019"
+    -> "April 1 2019" (the reader answers a German question in German)."""
+    if not (_GERMAN_MONTH.search(text) or _GERMAN_WORD.search(text)):
+        return text  # "Section 3. May 2006": the 3 is not a day
+    text = _GERMAN_MONTH.sub(lambda m: _GERMAN_MONTHS[m[1].lower()], text)
+    text = re.sub(rf"\b(\d{{1,2}})\.\s+(?={_MONTH_WORD}\s+\d{{4}})", r"\1 ", text)  # 20. March 2020
+    return re.sub(rf"\b({_MONTH_WORD}\s+\d{{1,2}})\.(?=\s+\d{{4}})", r"\1", text)  # April 1. 2019
+
+
 def reply_dates(text: str) -> list[LooseDate]:
     """The dates ``text`` states, in order: "May 1, 2006", "1st day of May, 2006", "05/01/2006" (M/D/Y),
-    "2006-05-01", "May 2006" (no day), a bare year "2006" (neither)."""
+    "2006-05-01", "May 2006" (no day), a bare year "2006" (neither); in German too ("1. Mai 2006")."""
     out = []
-    for m in _DATE.finditer(text):
+    for m in _DATE.finditer(_english_dates(text)):
         try:
             a = dateparser.parse(m[0], fuzzy=True, default=_ONE)
             b = dateparser.parse(m[0], fuzzy=True, default=_TWO)
