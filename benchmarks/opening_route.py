@@ -83,6 +83,10 @@ def routing_table(args: argparse.Namespace, embedder: Any, generator: Any) -> li
           + " | ".join(f"routed at {t}" for t in thresholds) + " |",
           "|---|---|---|---|---|---|---|" + "---|" * len(thresholds)]
     tally = {t: {"tp": 0, "fn": 0, "fp": 0, "tn": 0} for t in thresholds}
+    # both documents are contracts (the kinds line above): one set of point questions, embedded once
+    assert points.summary_kind(sample_doc) == points.summary_kind(cuad_doc)
+    kind_points = points.points_for(points.summary_kind(cuad_doc), detail=True)
+    point_vectors = embedder.embed_batch([p.question for p in kind_points])
     for family, key, wording, text, should in rows:
         searched = text
         if wording == "de":
@@ -91,8 +95,7 @@ def routing_table(args: argparse.Namespace, embedder: Any, generator: Any) -> li
             from assistant.ttrag.rewrite import translate_query
             searched = translate_query(generator, text, "English") or text
         doc = cuad_doc if family == "cuad" else sample_doc
-        kind_points = points.points_for(points.summary_kind(doc), detail=True)
-        cos = embedder.embed_batch([p.question for p in kind_points]) @ embedder.embed_batch([searched])[0]
+        cos = point_vectors @ embedder.embed_batch([searched])[0]
         best = int(cos.argmax())
         cells = []
         for t in thresholds:

@@ -38,8 +38,7 @@ class OpeningRoute:
 def opening_points(doc: Document) -> tuple[points.PointQuestion, ...]:
     """The points of ``doc``'s kind (:func:`points.summary_kind`) read from its opening or preamble; empty for a
     kind that has none (a Wikipedia page, an e-mail)."""
-    kind = points.summary_kind(doc)
-    return tuple(p for p in points.points_for(kind, detail=True) if p.where in ("preamble", "opening"))
+    return tuple(p for p in points.points_for(points.summary_kind(doc), detail=True) if p.where != "search")
 
 
 def route(question: str, doc: Document, embedder: Embedder | None, threshold: float) -> OpeningRoute | None:
@@ -56,9 +55,9 @@ def route(question: str, doc: Document, embedder: Embedder | None, threshold: fl
         embedder: the pre-filter's embedder (normalised embeddings).
         threshold: the least cosine, in [-1, 1].
     """
-    if embedder is None or not opening_points(doc):
-        return None
     kind_points = points.points_for(points.summary_kind(doc), detail=True)
+    if embedder is None or all(p.where == "search" for p in kind_points):
+        return None
     asked = embedder.embed_batch([question])[0]
     cosines = _point_vectors(embedder, tuple(p.question for p in kind_points)) @ asked
     best = int(np.argmax(cosines))

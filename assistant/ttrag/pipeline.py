@@ -407,16 +407,15 @@ def _opening_route(ctx: Context, question: str, ranked: list[Chunk], models: Mod
 def _with_opening(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chunk]:
     """``chunks`` and, after them, the opening of the document the best of them comes from
     (:func:`passages.opening`, ``opening_chars`` characters; up to the first of ``chunks`` that starts inside
-    it); ``chunks`` as they are when ``opening_chars`` is 0, there are none, their document is not in the
-    context or one of them starts at the document's start."""
-    if opts.opening_chars <= 0 or not chunks:
+    it); ``chunks`` as they are when there are none, their document is not in the context or one of them starts
+    at the document's start."""
+    if not chunks:
         return chunks
     source = chunks[0].source
     doc = next((d for d in ctx.documents if d.source == source), None)
-    first = next((c for c in ctx.chunks if c.source == source), None)
-    if doc is None or first is None:
+    if doc is None:
         return chunks
-    head = passages.opening(doc, first.id, opts.opening_chars)
+    head = passages.opening(doc, chunk_at(ctx, source, 0).id, opts.opening_chars)
     starts = [c.start for c in chunks if c.source == source and c.start < head.end]
     if starts:  # a passage read starts inside the opening: the opening is read up to it (not twice)
         cut = min(starts)
