@@ -15,6 +15,8 @@ does it is "not found". A read the shipped product never made (it stated an earl
 Usage:
     .venv/bin/python benchmarks/fit_decision.py benchmarks/results/loss-dev-before.jsonl \
         --out benchmarks/results/decision-fit
+    .venv/bin/python benchmarks/fit_decision.py benchmarks/results/loss-dev-*.jsonl --one-per-ask \
+        --out benchmarks/results/decision-fit-all
 """
 
 from __future__ import annotations
@@ -115,8 +117,12 @@ def main() -> None:
     ap.add_argument("--wrong-cost", type=float, default=2.0, help="a wrong fact stated costs this many right answers")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/decision-fit"))
     ap.add_argument("--write", action="store_true", help=f"write the fitted model to {MODEL_FILE}")
+    ap.add_argument("--one-per-ask", action="store_true",
+                    help="several runs' files: one row per (family, question, wording), the last file's")
     args = ap.parse_args()
     rows = load(args.rows)
+    if args.one_per_ask:  # the same ask under several settings would count its reads more than once
+        rows = list({(r["family"], r["id"], r["wording"]): r for r in rows}.values())
     probs = held_out(rows, args.c)
     fams = list(dict.fromkeys(r["family"] for r in rows))
     scores = {t: totals(replay(rows, probs, t)) for t in GRID}

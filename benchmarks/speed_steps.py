@@ -46,6 +46,8 @@ STEPS: dict[str, tuple[dict[str, Any], dict[str, Any], str]] = {
     "evidence 300 tokens a chunk": ({}, {"evidence_tokens": 300},
                                     "not default: cost 2 of 40 HotpotQA answers (EM .450 -> .400)"),
     "router off": ({}, {"router": False}, "router kept: it routes counting and summaries"),
+    "chunks as cut (round 3)": ({}, {"whole_sentences": False},
+                                "before: passages widened to whole sentences and a clause's heading (round 4)"),
     "flash attention": ({"flash_attn": True}, {}, "not default: 0.93-0.94x, but a greedy answer changed"),
     "n_batch 512": ({"n_batch": 512}, {}, "not default: doubles each saved state's logits copy"),
     "KV cache q8_0 + flash attention": ({"flash_attn": True, "kv_type": "q8_0"}, {},

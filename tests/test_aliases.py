@@ -8,7 +8,7 @@ from conftest import ScriptedGenerator
 
 from assistant.documents import extract
 from assistant.records import Document, Segment
-from assistant.ttrag.aliases import defined_terms, reader_note, search_query
+from assistant.ttrag.aliases import defined_terms, reader_note, search_query, with_names
 from assistant.ttrag.context import build_context
 from assistant.ttrag.pipeline import Models, ask
 
@@ -107,3 +107,18 @@ def test_a_concept_defined_past_the_preamble_is_no_party_and_is_not_searched_for
     assert "Term" not in {t.term for t in terms}
     question = "What is the governing law of the agreement between NLS and Eurofarma?"
     assert search_query(question, terms) == question
+
+
+def test_a_reply_that_names_parties_by_their_terms_states_their_names() -> None:
+    parties = [("XYBERNAUT CORPORATION", "XC"), ("ALEX JOB RACING, INC.", "AJR")]
+    assert with_names("XC and AJR are the parties to this agreement.", parties) == \
+        'XYBERNAUT CORPORATION ("XC") and ALEX JOB RACING, INC. ("AJR") are the parties to this agreement.'
+    # after an article, in German too; the first mention only
+    bank = [("Alamogordo Financial Corporation", "Company"), ("Charles Webb & Company", "Agent")]
+    assert with_names("Die Vertragsparteien sind die Company und der Agent; the Company pays.", bank) == \
+        ('Die Vertragsparteien sind Alamogordo Financial Corporation ("Company") und Charles Webb & Company '
+         '("Agent"); the Company pays.')
+    # a term inside a longer name, a word that merely starts with it, a name already stated: unchanged
+    for text in ("The agent is Charles Webb & Company.", "XCEL and XC-2 are products.",
+                 "XYBERNAUT CORPORATION (XC) is a party."):
+        assert with_names(text, bank[:1] if "Webb" in text else parties[:1]) == text

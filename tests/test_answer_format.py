@@ -95,6 +95,19 @@ def test_grounding_check() -> None:
     assert grounding.check(yes, question_type(yes), "yes", CHUNKS) == ([1], "")  # the passage about it
 
 
+def test_a_reply_in_the_questions_language_may_join_the_passages_names_with_its_own_and() -> None:
+    # "Wer sind die Vertragsparteien?" is judged on its translation; the reader's German reply lists the parties
+    # the preamble names with "und", a word no English passage holds
+    preamble = [Chunk(0, "This Agreement is made between Co-Diagnostics, Inc. and PreCheck Health Services, Inc.",
+                      "c.pdf", 0, 90)]
+    q = "Who are the parties to this contract?"
+    for short in ("Co-Diagnostics, Inc. und PreCheck Health Services, Inc.",
+                  "Co-Diagnostics, Inc. et PreCheck Health Services, Inc."):
+        assert grounding.check(q, question_type(q), short, preamble) == ([1], "")
+    assert grounding.check(q, question_type(q), "Co-Diagnostics, Inc. und Calder Ltd.", preamble) == \
+        ([], "not in the passages")
+
+
 def test_a_choice_cites_the_passages_that_name_the_option_chosen() -> None:
     q = "Which magazine was started first, Arthur's Magazine or First for Women?"
     qt = question_type(q)

@@ -29,6 +29,13 @@ def test_questions_for_the_parties_or_the_date_route_to_a_contracts_opening(embe
     for question in ["How long does this agreement last?", "Which law governs this agreement?", "law?",
                      "What fees does the buyer pay?", "Is either party's liability capped?"]:
         assert route(question, contract, embedder, 0.5) is None, question  # type: ignore[arg-type]
+    # a question that is a point's name and nothing else asks for it, however far in the embedder's space; one
+    # that names something more ("third parties?", "delivery date?") is matched by its cosine as any other
+    for question, label in [("parties?", "Parties"), ("Date", "Date")]:
+        hit = route(question, contract, embedder, 1.5)  # type: ignore[arg-type]
+        assert hit is not None and hit.label == label, question
+    for question in ["third parties?", "delivery date?"]:
+        assert route(question, contract, embedder, 0.5) is None, question  # type: ignore[arg-type]
     # nor below the threshold, nor without an embedder
     assert route("Who are the parties to this agreement?", contract, embedder, 1.5) is None  # type: ignore[arg-type]
     assert route("Who are the parties to this agreement?", contract, None, 0.5) is None

@@ -12,7 +12,7 @@ from conftest import ScriptedGenerator
 from assistant.config import PipelineOptions
 from assistant.errors import Cancelled
 from assistant.models.base import GenerationRequest
-from assistant.records import Document, Segment, TokenText
+from assistant.records import Document, Retract, Segment, TokenText
 from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.pipeline import NOT_FOUND_TEXT, Models, ask
 
@@ -252,3 +252,37 @@ def test_a_question_for_the_parties_reads_the_contracts_opening(tokenizer: objec
     # opening_chars 0: the opening is never read
     answer, reads = asked("Who are the parties to this agreement?", opening_chars=0)
     assert not answer.found and not any("Norhaven" in r for r in reads)
+
+
+def test_a_parties_reply_by_defined_terms_states_the_names_the_preamble_gives(tokenizer: object, embedder: object,
+                                                                           encoder: object) -> None:
+    text = "\n".join([PREAMBLE, *CLAUSES])
+    ctx = build_context([Document("supply.txt", text, (Segment(text, page=1),), (0,))], tokenizer, chunk_tokens=40)
+    by_terms = reply("Buyer and Supplier", "The Buyer and the Supplier are the parties.", 4)
+
+    def asked(question: str, **opts: object) -> tuple[Any, str]:
+        shown = ""
+
+        def on_event(event: object) -> None:  # what a person sees: the streamed text, less what was withdrawn
+            nonlocal shown
+            if isinstance(event, TokenText):
+                shown += event.text
+            elif isinstance(event, Retract):
+                assert shown.endswith(event.text)
+                shown = shown[:len(shown) - len(event.text)]
+
+        answer = ask(ctx, question, Models(ScriptedGenerator(lambda r: by_terms), embedder, encoder),  # type: ignore[arg-type]
+                     PipelineOptions(**{"router": False, "opening_chars": 700, **opts}),  # type: ignore[arg-type]
+                     emit=on_event)
+        return answer, shown
+
+    answer, shown = asked("Which companies is this contract between?")
+    assert answer.found and answer.text == shown
+    assert answer.text.startswith('Norhaven Ltd ("Buyer") and Calder GmbH ("Supplier") are the parties. [')
+    assert answer.short_answer == 'Norhaven Ltd ("Buyer") and Calder GmbH ("Supplier")'
+    # the rule off: the terms as the reader wrote them
+    answer, shown = asked("Which companies is this contract between?", answer_rules_off=("party_names",))
+    assert answer.text == shown and answer.text.startswith("The Buyer and the Supplier are the parties. [")
+    # a question not for the parties keeps its reply as written
+    answer, _ = asked("How long must each party keep the shipment records?")
+    assert "Norhaven" not in answer.text

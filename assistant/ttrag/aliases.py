@@ -96,3 +96,35 @@ def reader_note(question: str, terms: Sequence[DefinedTerm]) -> str:
     'In the passages, "the Supplier" is Calder Precision Components Ltd.'"""
     named = named_in(question, terms)
     return " ".join(f'In the passages, "the {t.term}" is {t.name.rstrip(".")}.' for t in named)
+
+
+# a term standing for a party: on its own or after an article ("the Company", "die Company", "le Licencié"), not
+# inside a longer name ("Charles Webb & Company") and not a word of another ("Companywide")
+_ARTICLE = r"(?:(?:the|The|die|Die|der|Der|das|Das|le|Le|la|La|l')\s*)?"
+
+
+def with_names(text: str, parties: Sequence[tuple[str, str]]) -> str:
+    """``text`` with each party it calls by its defined term stated with its name, first mention only:
+    "XC and AJR are the parties." -> 'XYBERNAUT CORPORATION ("XC") and ALEX JOB RACING, INC. ("AJR") are the
+    parties.' A term is a label the contract gives a party, not a name a person can look up.
+
+    Args:
+        text: a sentence (a reply about the parties).
+        parties: (name, term) pairs as a contract's preamble defines them
+            (:func:`assistant.ttrag.compute.summarize.points.preamble_parties`).
+
+    Returns:
+        ``text`` unchanged where it already states a party's name, never mentions its term, or mentions it
+        inside a longer capitalised name.
+    """
+    out = text
+    for name, term in parties:
+        if len(term) < 2 or not name or name.lower() in out.lower() or term.lower() == name.lower():
+            continue
+        for m in re.finditer(rf"(?<![\w&-]){_ARTICLE}{re.escape(term)}(?![\w-])", out):
+            before = out[:m.start()].rstrip()
+            if re.search(r"(?:\b[A-Z][\w.]*|&)$", before) and not re.search(r"\b(?:The|Die|Der|Das|Le|La)$", before):
+                continue  # "Charles Webb & Company": the term inside another name
+            out = out[:m.start()] + f'{name} ("{term}")' + out[m.end():]
+            break
+    return out

@@ -20,7 +20,7 @@ from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
 from assistant.text.dates import without_shared_dates
-from assistant.ttrag import decision, grounding
+from assistant.ttrag import aliases, decision, grounding
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
 from assistant.ttrag.qtype import AMOUNT_FORM, QuestionType, question_type
@@ -244,7 +244,7 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
                   translated: str = "", language: str = "", min_found_p: float = 0.0,
                   min_yes_p: float = 0.0, rules_off: Collection[str] = (),
                   decision_model: decision.DecisionModel | None = None,
-                  decision_threshold: float | None = None) -> Reading:
+                  decision_threshold: float | None = None, parties: Sequence[tuple[str, str]] = ()) -> Reading:
     """Read ``chunks`` and answer ``question``; the sentence streams to ``on_text`` only when grounded.
 
     Args:
@@ -280,6 +280,10 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
             stated (:mod:`assistant.ttrag.decision`; ``min_coverage``, ``min_found_p`` and ``min_yes_p`` are then
             not used); None: the chain of checks and bars above.
         decision_threshold: the decision's operating point (None: the model's own, chosen with its fit).
+        parties: (name, term) of each party the document's preamble defines, for a question that asks who the
+            parties are: a reply that calls one by its term ("XC and AJR") states its name
+            (:func:`assistant.ttrag.aliases.with_names`; the sentence streamed so far is retracted and sent
+            again with the names; answer rule ``party_names``).
 
     Returns:
         The :class:`Reading` of the passages as cut to fit (``fit``); a reply that is not grounded leaves
@@ -297,7 +301,8 @@ def stream_answer(generator: Generator, question: str, chunks: Sequence[Chunk], 
     reading = _answer(generator, request, judged, qtype, fit.chunks, on_text=on_text, on_retract=on_retract,
                       min_coverage=min_coverage, read_before=read_before, equivalents=equivalents,
                       across=bool(translated), min_found_p=min_found_p, min_yes_p=min_yes_p, rules_off=rules_off,
-                      model=decision_model, threshold=decision_threshold)
+                      model=decision_model, threshold=decision_threshold,
+                      parties=() if "party_names" in rules_off else parties)
     probs = generator.boolean_probs  # the reply's first boolean is its "found" field
     yes = generator.yes_probs  # the first yes or no of a yes/no reply is its short answer
     return dataclasses.replace(reading, fit=fit, found_p=probs[0] if probs else None,
@@ -309,7 +314,7 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
             min_coverage: float, read_before: Sequence[Chunk], equivalents: Sequence[tuple[str, str]],
             across: bool = False, min_found_p: float = 0.0, min_yes_p: float = 0.0,
             rules_off: Collection[str] = (), model: decision.DecisionModel | None = None,
-            threshold: float | None = None) -> Reading:
+            threshold: float | None = None, parties: Sequence[tuple[str, str]] = ()) -> Reading:
     """The reading of :func:`stream_answer` for its prepared ``request`` over ``chunks``; ``across``: the
     sentence is in another language than the passages, so it need state only the short answer's numbers
     (its words are translated)."""
@@ -385,6 +390,12 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
             # something else into the short answer (once, a code word an e-mail asked it to print).
             # The sentence, which the person reads, stands.
             short = sentence
+    named = aliases.with_names(sentence, parties) if parties and qtype.kind in ("who", "other") else sentence
+    if named != sentence:  # "XC and AJR are the parties": the names the terms stand for, in place
+        if sent:
+            on_retract(sent)
+            sent = ""
+        sentence, short = named, aliases.with_names(short, parties)
     if not sent:  # nothing streamed yet (a reply with an empty sentence): show the short answer
         on_text(sentence)
     if qtype.kind == "yesno" and short.strip().lower() == "yes" and "yes_evidence" not in rules_off:

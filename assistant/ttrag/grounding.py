@@ -23,7 +23,10 @@ from assistant.ttrag.qtype import QuestionType, fits
 _WORD = re.compile(r"\w+")
 _STOP = frozenset("""a an the of and or in on at to for from by with as is are was were be been it its this that
 these those which who whom whose what when where why how did do does has have had not no yes than then there
-their they he she his her him i you we our your my me us s""".split())
+their they he she his her him i you we our your my me us s""".split()) | {
+    # "and"/"or" of the languages a question may be asked in: a reply in the question's language joins the
+    # passage's names with its own word ("Co-Diagnostics, Inc. und PreCheck Health Services, Inc.")
+    "und", "oder", "sowie", "et", "ou", "y", "o"}
 # Capitalised words that start questions or are function words, not names.
 _NOT_NAMES = frozenset("""what which who whom whose when where why how is are was were do does did can could has
 have had will would should in on at of for from by with the a an and or both either neither as than that this

@@ -24,6 +24,7 @@ import numpy as np
 from assistant.models.base import Embedder
 from assistant.records import Document
 from assistant.ttrag.compute.summarize import points
+from assistant.ttrag.grounding import terms
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,10 @@ def route(question: str, doc: Document, embedder: Embedder | None, threshold: fl
     The point is the one whose question is closest to ``question`` among all the kind's points (a question
     closer to "How long does this agreement last?" than to "What is the date of this agreement?" asks for the
     term, which the opening need not state); it is returned when that point is read from the opening and the
-    cosine is at least ``threshold``. None too without an embedder, or for a kind without opening points.
+    cosine is at least ``threshold``. A question that is a point's name and nothing else ("parties?", "Date"; its
+    stemmed content words those of the label) asks for that point whatever the cosine: a terse question is far,
+    in the embedder's space, from any question written out ("parties?" .38), while "third parties?" or "delivery
+    date?" name something else. None too without an embedder, or for a kind without opening points.
 
     Args:
         question: the question as searched (its English translation for a question in another language).
@@ -61,7 +65,12 @@ def route(question: str, doc: Document, embedder: Embedder | None, threshold: fl
     asked = embedder.embed_batch([question])[0]
     cosines = _point_vectors(embedder, tuple(p.question for p in kind_points)) @ asked
     best = int(np.argmax(cosines))
-    if kind_points[best].where == "search" or cosines[best] < threshold:
+    named = [i for i, p in enumerate(kind_points) if terms(p.label) == terms(question)]
+    if named:  # "parties?": the point's own name and nothing else (cosine .38 to "Who are the parties ...?")
+        best = named[0]
+    elif cosines[best] < threshold:
+        return None
+    if kind_points[best].where == "search":
         return None
     return OpeningRoute(kind_points[best].label, round(float(cosines[best]), 4))
 

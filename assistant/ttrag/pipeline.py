@@ -222,7 +222,7 @@ class _Asked:
 def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunks: list[Chunk],
           attempt: int, purpose: str = "answer", read_before: Sequence[Chunk] = (), note: str = "",
           equivalents: Sequence[tuple[str, str]] = (), asked: _Asked = _Asked(),
-          documents: Mapping[str, Document] | None = None) -> Reading:
+          documents: Mapping[str, Document] | None = None, parties: Sequence[tuple[str, str]] = ()) -> Reading:
     detail = passages_read(chunks)
     # passages of a contract and its later amendment: the reader is told which is later and governs
     note = " ".join(n for n in (note, dated.note_for(chunks, documents or {})) if n)
@@ -240,7 +240,7 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
                                 min_found_p=opts.min_found_p, min_yes_p=opts.min_yes_p,
                                 rules_off=opts.answer_rules_off,
                                 decision_model=decision.active(opts.answer_decision),
-                                decision_threshold=opts.decision_threshold)
+                                decision_threshold=opts.decision_threshold, parties=parties)
     if reading.fit is not None and reading.fit.cut:  # long passages: what the reader's window left out
         run.note("fit", attempt=attempt, window=models.generator.context_window, **reading.fit.trace())
     run.note("answer", attempt=attempt, found=reading.found, short_answer=reading.short_answer,
@@ -327,6 +327,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     read: set[tuple[int, ...]] = set()
     read_chunks: list[Chunk] = []
     asks_opening: opening_route.OpeningRoute | None = None
+    parties: tuple[tuple[str, str], ...] = ()  # a question for the parties: the names their terms stand for
     for attempt in range(opts.max_rewrites + 1):
         with run.stage("conditional"):
             top = conditional.rerank(query, candidates, models.encoder, mode=opts.ce_mode,
@@ -338,6 +339,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             asks_opening = _opening_route(ctx, searched, ranked, models, opts)
             if asks_opening is not None:
                 run.note("opening", point=asks_opening.label, cosine=asks_opening.cosine)
+                parties = _parties(ctx, ranked) if asks_opening.label == "Parties" else ()
         chunks = _with_opening(ctx, ranked, opts) if asks_opening is not None else ranked
         if attempt == 0 and chunks:  # something to look at while the reader reads: the best passage
             run.emit(Preview(cite(chunks[:1], "", question)[0]))
@@ -348,7 +350,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             read.add(key)
             reading = _read(run, models, opts, question, chunks, attempt,
                             read_before=[c for c in read_chunks if c not in chunks], note=note,
-                            equivalents=equivalents, asked=asked, documents=documents)
+                            equivalents=equivalents, asked=asked, documents=documents, parties=parties)
             read_chunks.extend(chunks)
             if reading.found:
                 shown = _passages_read(chunks, reading)
@@ -380,7 +382,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     if fallback:  # fallback_top_k 0: no fallback read, "not found" once the attempts are spent
         run.note("fallback", chunks=[c.id for c in fallback])
         last = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
-                     note=note, equivalents=equivalents, asked=asked, documents=documents)
+                     note=note, equivalents=equivalents, asked=asked, documents=documents, parties=parties)
         if last.found:
             return _Result(last.sentence, True, _passages_read(fallback, last), rewrites, last)
     text = not_found_text(len(ctx.documents), languages[0] if asked.language else "en")
@@ -402,6 +404,13 @@ def _opening_route(ctx: Context, question: str, ranked: list[Chunk], models: Mod
         return None
     doc = next((d for d in ctx.documents if d.source == ranked[0].source), None)
     return opening_route.route(question, doc, models.embedder, opts.opening_match) if doc is not None else None
+
+
+def _parties(ctx: Context, ranked: list[Chunk]) -> tuple[tuple[str, str], ...]:
+    """(name, term) of the parties the preamble of the document the best of ``ranked`` comes from defines
+    (:func:`points.preamble_parties`, as a contract summary names them)."""
+    doc = next((d for d in ctx.documents if ranked and d.source == ranked[0].source), None)
+    return tuple((p.name, p.term) for p in points.preamble_parties(doc)) if doc is not None else ()
 
 
 def _with_opening(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chunk]:
