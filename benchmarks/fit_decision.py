@@ -104,6 +104,23 @@ def replay(rows: list[dict[str, Any]], probs: dict[tuple[int, int], float], t: f
     return out
 
 
+FOUND_BARS = (0.8, 0.82, 0.85, 0.88, 0.9)
+
+
+def chain_at(row: dict[str, Any], bar: float) -> str:
+    """The shipped chain's outcome for ``row`` had its P(found) bar been ``bar`` (at least the bar it ran with):
+    "right", "wrong" or "not found". A stated read under ``bar`` counts as not found (an approximation: the
+    rewrite that would have followed is not replayed)."""
+    product = row["product"]
+    if product["found"]:
+        shown = [r for r in row["reads"] if r.get("shown")]
+        p = shown[-1]["found_p"] if shown else None
+        if p is None or p >= bar:
+            return "right" if product["right"] else "wrong"
+        return "right" if not row["answerable"] else "not found"
+    return "right" if product["right"] else "not found"
+
+
 def totals(outcomes: Sequence[tuple[bool, bool]]) -> tuple[int, int, int]:
     right = sum(r for _, r in outcomes)
     wrong = sum(s and not r for s, r in outcomes)
@@ -173,6 +190,19 @@ def main() -> None:
                          else "0.00 / -")
         md.append(f"| {t:.2f}{' **chosen**' if t == best else ''} | " + " | ".join(cells) +
                   f" | {scores[t][0]}, {scores[t][1]} |")
+    md += ["", "## The shipped chain at other P(found) bars (replayed)", "",
+           "Right / wrong stated per family and wording, had the reader's P(found) bar been higher; a read stated "
+           "under it counts as not found (the rewrite that would have followed is not replayed).", "",
+           "| asks | n | " + " | ".join(f"bar {b:.2f}" for b in FOUND_BARS) + " |",
+           "|---|---|" + "---|" * len(FOUND_BARS)]
+    groups = [("all", rows)] + [(fam, [r for r in rows if r["family"] == fam]) for fam in fams] + \
+        [(f"wording {w}", [r for r in rows if r["wording"] == w]) for w in sorted({r["wording"] for r in rows})]
+    for name, group in groups:
+        cells = []
+        for b in FOUND_BARS:
+            outs = [chain_at(r, b) for r in group]
+            cells.append(f"{outs.count('right')} / {outs.count('wrong')}")
+        md.append(f"| {name} | {len(group)} | " + " | ".join(cells) + " |")
     md += ["", "## Reliability (held-out probabilities, offered reads)", "", "| P(right) bin | reads | right share |",
            "|---|---|---|"]
     pairs = [(probs[(i, j)], r["raw_right"]) for i, j, r in picks if (i, j) in probs]
