@@ -122,8 +122,7 @@ def with_names(text: str, parties: Sequence[tuple[str, str]]) -> str:
         if len(term) < 2 or not name or name.lower() in out.lower() or term.lower() == name.lower():
             continue
         for m in re.finditer(rf"(?<![\w&-]){_ARTICLE}{re.escape(term)}(?![\w-])", out):
-            before = out[:m.start()].rstrip()
-            if re.search(r"(?:\b[A-Z][\w.]*|&)$", before) and not re.search(r"\b(?:The|Die|Der|Das|Le|La)$", before):
+            if re.search(r"(?:\b[A-Z][\w.]*|&)$", out[:m.start()].rstrip()):  # its article is in the match
                 continue  # "Charles Webb & Company": the term inside another name
             out = out[:m.start()] + f'{name} ("{term}")' + out[m.end():]
             break

@@ -402,14 +402,19 @@ def _opening_route(ctx: Context, question: str, ranked: list[Chunk], models: Mod
     best of ``ranked`` comes from), or None: none asked, no passage, or ``opening_chars`` 0."""
     if opts.opening_chars <= 0 or not ranked:
         return None
-    doc = next((d for d in ctx.documents if d.source == ranked[0].source), None)
+    doc = _document(ctx, ranked[0].source)
     return opening_route.route(question, doc, models.embedder, opts.opening_match) if doc is not None else None
+
+
+def _document(ctx: Context, source: str) -> Document | None:
+    """The document of ``ctx`` read from ``source``, or None."""
+    return next((d for d in ctx.documents if d.source == source), None)
 
 
 def _parties(ctx: Context, ranked: list[Chunk]) -> tuple[tuple[str, str], ...]:
     """(name, term) of the parties the preamble of the document the best of ``ranked`` comes from defines
     (:func:`points.preamble_parties`, as a contract summary names them)."""
-    doc = next((d for d in ctx.documents if ranked and d.source == ranked[0].source), None)
+    doc = _document(ctx, ranked[0].source) if ranked else None
     return tuple((p.name, p.term) for p in points.preamble_parties(doc)) if doc is not None else ()
 
 
@@ -421,7 +426,7 @@ def _with_opening(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> l
     if not chunks:
         return chunks
     source = chunks[0].source
-    doc = next((d for d in ctx.documents if d.source == source), None)
+    doc = _document(ctx, source)
     if doc is None:
         return chunks
     head = passages.opening(doc, chunk_at(ctx, source, 0).id, opts.opening_chars)
