@@ -1,8 +1,10 @@
 """The contract summary's Date point on the CUAD dev half, before and after dates are matched in any written
 form (assistant.text.dates): the same reader reply judged by the checks of each, side by side in one run.
 
-    .venv/bin/python benchmarks/date_point.py [--half dev] [--contracts N] [--form-check]
+    .venv/bin/python benchmarks/date_point.py [--half dev] [--contracts N] [--form-check | --file-names]
 
+``--file-names`` compares the point read with its passages' file name in their headers (as before round four's
+session 11) against the product's read without it (:func:`~assistant.ttrag.compute.summarize.points.as_read`).
 ``--form-check`` compares instead the point as read (dates matched, as the product) with the point kept only
 when its sentence states a calendar date (:func:`assistant.text.dates.states_a_date`,
 ``PointQuestion.form``), judged on the same reply.
@@ -31,6 +33,7 @@ from assistant.ttrag.compute.summarize import points
 from assistant.ttrag.context import build_context
 
 HERE = Path(__file__).resolve().parent
+_as_read = points.as_read
 
 
 def _dates_matched(on: bool) -> None:
@@ -45,6 +48,7 @@ def main() -> None:
     ap.add_argument("--half", choices=("dev", "test"), default="dev")
     ap.add_argument("--contracts", type=int, default=1000)
     ap.add_argument("--form-check", action="store_true", help="as read vs. kept only when it states a date")
+    ap.add_argument("--file-names", action="store_true", help="passages read with their file's name vs. without")
     args = ap.parse_args()
     contracts, _ = contract_set(args.data)
     store = ModelStore(Settings())
@@ -56,7 +60,8 @@ def main() -> None:
     for it in items[:args.contracts]:
         doc, _ = contracts.read(it.question)
         ctx = build_context([doc], store.tokenizer())
-        verdicts = []
+        verdicts: list[str] = []
+        sentences: list[str] = []
         if args.form_check:
             _dates_matched(True)
             found = pipeline._point(ctx, replace(date, form=""), models, point_opts,
@@ -70,6 +75,19 @@ def main() -> None:
             print(f"{it.contract[:40]} {it.label or '(absent)'}: as read {verdicts[0]}, date form {verdicts[1]}"
                   f" | {found.sentence if found else ''}", flush=True)
             continue
+        if args.file_names:
+            for when, named in (("file named", True), ("no file name", False)):
+                points.as_read = _as_read if not named else (  # type: ignore[assignment]
+                    lambda c, spans: points.without_spans(c, spans))
+                found = pipeline._point(ctx, date, models, point_opts,
+                                        pipeline._Run(lambda e: None, threading.Event()))
+                verdict = "left out" if not found else "right" if it.accepts(found.sentence, True) else "wrong"
+                counts[(when, verdict)] += 1
+                verdicts.append(verdict)
+                sentences.append(found.sentence if found else "")
+            print(f"{it.contract[:40]} {it.label or '(absent)'}: named {verdicts[0]}, nameless {verdicts[1]}"
+                  f" | {sentences[0][:70]} | {sentences[1][:70]}", flush=True)
+            continue
         for when, on in (("before", False), ("after", True)):
             _dates_matched(on)
             found = pipeline._point(ctx, date, models, point_opts, pipeline._Run(lambda e: None, threading.Event()))
@@ -78,7 +96,9 @@ def main() -> None:
             verdicts.append(verdict)
         print(f"{it.contract[:40]} {it.label or '(absent)'}: before {verdicts[0]}, after {verdicts[1]}", flush=True)
     print("\n| | right | wrong | left out |\n|---|---|---|---|")
-    for when in (("as read", "date form") if args.form_check else ("before", "after")):
+    whens = ("as read", "date form") if args.form_check else ("file named", "no file name") if args.file_names \
+        else ("before", "after")
+    for when in whens:
         print(f"| {when} | " + " | ".join(str(counts[(when, v)]) for v in ("right", "wrong", "left out")) + " |")
 
 

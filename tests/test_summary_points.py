@@ -327,3 +327,41 @@ def test_the_opening_is_read_without_the_running_footer_of_every_page() -> None:
     assert footer not in shown.text and "Page 0 of the statement of work" in shown.text
     assert (shown.id, shown.start, shown.end) == (chunk.id, chunk.start, chunk.end)  # cited as it stands
     assert points.without_spans(chunk, []) == chunk
+
+
+def test_a_party_introduced_as_herein_referred_to_is_a_party() -> None:
+    """'(herein referred to as "Principal")' and '(hereafter "Gamma")' define parties as '(the "Principal")'
+    does; a name holding a word of the agreement's own ("Health Services, Inc.") is a party when a legal form
+    ends it, while "This Services Agreement" never is."""
+    text = ("DISTRIBUTOR AGREEMENT\nThis Services Agreement (herein \u201cAgreement\u201d) made this 2nd day of May, "
+            "2021\nBetween:\nAlpha Diagnostics, Inc. (herein referred to as \u201cPrincipal\u201d)\nAnd\n"
+            "Beta Health Services, Inc. (herein referred to as \u201cDistributor\u201d).\n1. The Principal appoints "
+            "the Distributor.\n")
+    assert [(p.name, p.term) for p in points.preamble_parties(_doc(text))] == [
+        ("Alpha Diagnostics, Inc.", "Principal"), ("Beta Health Services, Inc.", "Distributor")]
+    hereafter = ('COOPERATION AGREEMENT between Gamma Energy Inc., a Nevada corporation (hereafter "Gamma") and '
+                 'Delta Group AG, a Swiss company (hereafter "Delta").\nWHEREAS the parties wish to cooperate.\n')
+    assert [p.term for p in points.preamble_parties(_doc(hereafter))] == ["Gamma", "Delta"]
+
+
+def test_an_opening_point_is_read_without_the_files_name(tokenizer: object) -> None:
+    """A filed contract's file name carries the filing's date ("acme_20200320_8-K.pdf"); an opening point reads
+    one document, so its passages are shown without the name, and the date read is the agreement's own."""
+    text = ("DISTRIBUTOR AGREEMENT\nAgreement made this 19th day of March, 2020 between Acme Corp. (\"Seller\") and "
+            "Beta LLC (\"Buyer\").\n1. Seller appoints Buyer as its distributor.\n")
+    name = "acme_20200320_8-K_EX-99.2_Distributor Agreement.pdf"
+    prompts: list[str] = []
+
+    def reader(r: GenerationRequest) -> str:
+        prompts.append(r.user)
+        if "date" in r.user.split("Question:")[-1]:
+            return json.dumps({"found": True, "passage": 1, "short_answer": "March 19, 2020",
+                               "answer": "The agreement was made on March 19, 2020."})
+        return json.dumps({"found": False, "passage": 1, "short_answer": "", "answer": ""})
+
+    ctx = build_context([_doc(text, name)], tokenizer)
+    summary = summarize_by_kind(ctx, Models(ScriptedGenerator(reader), None, None))
+    assert summary is not None and "Date: The agreement was made on March 19, 2020." in summary.text
+    opening = [p for p in prompts if "What is the date" in p or "What is this agreement about" in p]
+    assert len(opening) == 2 and all("20200320" not in p and "[1] (p. 1) DISTRIBUTOR AGREEMENT" in p for p in opening)
+    assert name in summary.text  # the summary's heading and sources still name the file

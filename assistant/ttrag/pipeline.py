@@ -598,10 +598,10 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         point = replace(point, where="search")
     if point.where == "opening":
         chunks = _whole(ctx, points.opening_chunks(ctx.chunks, doc.source)[:opts.ce_top_k], opts)
-        # read without the page furniture: an SEC filing's footer on every page ("Source: PELICAN DELIVERS,
-        # INC., S-1, 2/11/2020") gives the filing's date, not the agreement's
+        # read without the page furniture and the file's name: an SEC filing's footer on every page ("Source:
+        # PELICAN DELIVERS, INC., S-1, 2/11/2020") and its file's name give the filing's date, not the agreement's
         furniture = side_spans(doc)
-        reading = _read(run, models, opts, point.question, [points.without_spans(c, furniture) for c in chunks], 0)
+        reading = _read(run, models, opts, point.question, [points.as_read(c, furniture) for c in chunks], 0)
         if not reading.found:
             return None
         chunks = _passages_read(chunks, reading)

@@ -21,13 +21,15 @@ SYSTEM = (
 
 
 def fence(chunks: Sequence[Chunk]) -> str:
-    """The chunks numbered [1]..[n] with file, page and section heading, between ``<passages>`` tags."""
+    """The chunks numbered [1]..[n] with file, page and section heading, between ``<passages>`` tags (a chunk
+    whose ``source`` is '' shows no file name)."""
     lines = ["<passages>"]
     for n, c in enumerate(chunks, 1):
-        where = f"{_name(c.source)}" + (f", p. {c.page}" if c.page else "") + \
-            (f"; section {escape_passage(c.heading)}" if c.heading else "")
+        where = "; ".join(part for part in (
+            ", ".join(p for p in (_name(c.source), f"p. {c.page}" if c.page else "") if p),
+            f"section {escape_passage(c.heading)}" if c.heading else "") if part)
         body = escape_passage(c.text)
-        lines.append(f"[{n}] ({where}) {body}")
+        lines.append(f"[{n}] ({where}) {body}" if where else f"[{n}] {body}")
     lines.append("</passages>")
     return "\n".join(lines)
 

@@ -128,8 +128,10 @@ PREAMBLE_CHARS = 3000  # the preamble's length when no recital or first article 
 _PREAMBLE_END = re.compile(r"\b(?:WHEREAS|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|RECITALS|Recitals|BACKGROUND|"
                            r"NOW,? THEREFORE|IN CONSIDERATION)\b"
                            r"|\n\s*(?:Section|SECTION|Article|ARTICLE)\s+(?:1|I|One)\b|\n\s*1\.\s")
-# a quoted definition: (the "Company"), ("Licensee"), (hereinafter referred to as "Seller")
-_DEFINITION = re.compile(r"\((?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?)?(?:the\s+)?[\"\u201c]"
+# a quoted definition: (the "Company"), ("Licensee"), (hereinafter referred to as "Seller"), (herein "Go Call"),
+# (hereafter "GINARES"), (herein referred to as "Principal")
+_DEFINITION = re.compile(r"\((?:here(?:in(?:after)?|after),?\s+(?:(?:referred\s+to|called|known)\s+as\s+|called\s+)?)?"
+                         r"(?:the\s+)?[\"\u201c]"
                          r"([A-Z][\w .&'-]{0,40}?)[\"\u201d](?=\s*\)|\s*,|\s+and\b|\s+or\b)")
 _LEGAL_FORM = (r"(?:Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|Co|Corp|Corporation|Company|LP|L\.P|LLP|PLC|S\.A|SA|"
                r"AG|GmbH|B\.V|BV|N\.V|NV|S\.p\.A|SpA|Pty|Pte|AB|Oy|KG|SE|SARL|S\.L|Trust|Bank|University|Association|"
@@ -209,8 +211,10 @@ def preamble_parties(doc: Document) -> list[Party]:
         previous = m.end()
         if _NOT_A_PARTY.search(m.group(1)):
             continue
+        # a run naming the agreement or its subject is no party ("This Agreement"), unless a legal form ends
+        # it ("PreCheck Health Services, Inc.")
         runs = [r for r in _RUN.finditer(window) if not _THE.search(window, max(0, r.start() - 5), r.start())
-                and not _NOT_A_PARTY.search(r.group())]
+                and (not _NOT_A_PARTY.search(r.group()) or _FORMED.search(r.group()))]
         formed = [r for r in runs if _FORMED.search(r.group()) and not _ONLY_FORM.match(r.group())]
         plain = [r for r in runs if len(re.findall(r"\b[A-Z]", r.group())) <= 8 and
                  not _OF.search(window, max(0, r.start() - 4), r.start())]
@@ -272,6 +276,14 @@ def without_spans(chunk: Chunk, spans: Sequence[tuple[int, int]]) -> Chunk:
         return chunk
     kept.append(text[cut:])
     return replace(chunk, text=re.sub(r"\n{3,}", "\n\n", "".join(kept)))
+
+
+def as_read(chunk: Chunk, spans: Sequence[tuple[int, int]]) -> Chunk:
+    """``chunk`` as an opening point's read shows it: :func:`without_spans` of the page furniture ``spans``, and
+    without its file's name in the passage's header (``source`` ''). A point reads one document, so the name tells
+    the reader nothing it needs, and a filed document's name carries the filing's date: "BLUEFLYINC_03_27_2002-
+    EX-10.27 ... .pdf" and "PrecheckHealthServicesInc_20200320_8-K ... .pdf" were read as the agreements' dates."""
+    return replace(without_spans(chunk, spans), source="")
 
 
 @dataclass(frozen=True)
