@@ -152,6 +152,10 @@ class PipelineOptions:
             point's question; 0 = whole passages, the default: at 240, 10 CUAD dev contracts' summaries took 52 s
             instead of ~60 s (p50) but stated 19 of 34 categories right instead of 24 and 8 wrong facts instead
             of 2 (``benchmarks/results/summaries-cuad-dev-evidence240.md`` against ``summaries-cuad-dev-check.md``).
+        point_top_k: passages a searched summary point reads (its re-ranked top-k); 0 = ``ce_top_k``, the
+            default: at 2, 10 CUAD dev contracts' summaries took 49.6 s instead of 59.8 s (p50) but stated 21 of 34
+            categories right instead of 25 and 4 wrong facts instead of 2
+            (``benchmarks/results/summaries-cuad-dev-top2.md`` against ``summaries-cuad-dev-s11-after.md``).
         opening_chars: characters of a document's opening (to the sentence's end there) read as one more
             passage, beside the passages ranked best, by every read of a question that asks for what the opening
             states (``opening_match``), up to a passage read that starts inside them
@@ -197,6 +201,7 @@ class PipelineOptions:
     kind_summaries: bool = True
     point_check_p: float = 0.5
     point_evidence_tokens: int = 0
+    point_top_k: int = 0
     opening_chars: int = DEFAULT_OPENING_CHARS
     opening_match: float = DEFAULT_OPENING_MATCH
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import threading
 import time
 from pathlib import Path
@@ -48,6 +49,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--point-evidence-tokens", type=int, default=None,
                     help="PipelineOptions.point_evidence_tokens for this run (default: the product's)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a pipeline option for this run (JSON value where it parses), e.g. point_top_k=2")
     ap.add_argument("--check-thresholds", default="",
                     help="comma-separated P thresholds of the points' check read (pointcheck), judged from one run: "
                          "the check runs on every checked point and each threshold's verdicts are counted")
@@ -65,6 +68,13 @@ def main() -> None:
     opts = store.settings.pipeline
     if args.point_evidence_tokens is not None:
         opts = dataclasses.replace(opts, point_evidence_tokens=args.point_evidence_tokens)
+    for pair in args.set:
+        name, _, value = pair.partition("=")
+        try:
+            parsed: object = json.loads(value)
+        except ValueError:
+            parsed = value
+        opts = dataclasses.replace(opts, **{name: parsed})
     if thresholds:  # every checked point is read and kept; the thresholds are applied below
         opts = dataclasses.replace(opts, point_check_p=1e-9)
     results = []
@@ -161,7 +171,8 @@ def main() -> None:
                                                    for b in (False, True)))
     flags = f" --half {args.half} --contracts {args.contracts}" + (" --before" if args.before else "") + \
         (f" --check-thresholds {args.check_thresholds}" if thresholds else "") + \
-        (f" --point-evidence-tokens {args.point_evidence_tokens}" if args.point_evidence_tokens is not None else "")
+        (f" --point-evidence-tokens {args.point_evidence_tokens}" if args.point_evidence_tokens is not None else "") + \
+        "".join(f" --set {pair}" for pair in args.set)
     md = ["# Contract summaries (CUAD), judged as a lawyer would", "",
           f"Command: `.venv/bin/python benchmarks/summaries_cuad.py{flags}`  ", f"Machine: {machine()}  ",
           f"Date: {time.strftime('%Y-%m-%d %H:%M')}; bundled 1.5B reader, default settings, warm; run "

@@ -241,6 +241,10 @@ def test_a_searched_point_can_read_cut_passages(tokenizer: object, embedder: obj
         assert summary is not None and "England and Wales" in summary.text  # the clause is read either way
         prompts[tokens] = next(r.user for r in gen.requests if "Which law governs" in r.user)
     assert len(prompts[40]) < len(prompts[0]) * 0.8
+    gen = ScriptedGenerator(_reader)  # point_top_k: the searched point reads its top passages only
+    summarize_by_kind(ctx, Models(gen, embedder, encoder), PipelineOptions(point_top_k=1))  # type: ignore[arg-type]
+    one = next(r.user for r in gen.requests if "Which law governs" in r.user)
+    assert "\n[1] " in one and "\n[2] " not in one and "\n[2] " in prompts[0]
 
 
 def test_one_document_of_several_is_a_context_of_its_own(tokenizer: object) -> None:
@@ -365,3 +369,32 @@ def test_an_opening_point_is_read_without_the_files_name(tokenizer: object) -> N
     opening = [p for p in prompts if "What is the date" in p or "What is this agreement about" in p]
     assert len(opening) == 2 and all("20200320" not in p and "[1] (p. 1) DISTRIBUTOR AGREEMENT" in p for p in opening)
     assert name in summary.text  # the summary's heading and sources still name the file
+
+
+def test_a_point_the_reader_cut_short_is_a_whole_sentence(tokenizer: object) -> None:
+    """The reader copies a clause into its JSON reply and a quote inside the clause ends the string early
+    ('related services ("Services") to Customer' read as 'related services ('): the point is the words before
+    the definition. A copy that stops elsewhere ('... the substantive laws of') is widened to the cited
+    passage's whole sentence. Neither is stated as the fragment with a full stop after it."""
+    text = ('HOSTING AGREEMENT\nUnder this Hosting Agreement ("Agreement") between Gamma Machines Corporation ("GMC") '
+            'and Bluebird ("Customer"), GMC will license Web hosting and related services ("Services") to '
+            'Customer.\n12. Law. This Agreement shall be governed by the substantive laws of the State of New York, '
+            'without regard to its conflicts of laws principles.\n')
+
+    def reader(r: GenerationRequest) -> str:
+        asked = r.user.split("Question:")[-1]
+        if "What is this agreement about" in asked:
+            return json.dumps({"found": True, "passage": 1, "short_answer": "license",  # the string closed
+                               "answer": "GMC will license Web hosting and related services ("})  # at the quote
+        if "Which law governs" in asked:
+            return json.dumps({"found": True, "passage": 1, "short_answer": "substantive laws",
+                               "answer": "This Agreement shall be governed by the substantive laws of"})
+        return json.dumps({"found": False, "passage": 1, "short_answer": "", "answer": ""})
+
+    ctx = build_context([_doc(text)], tokenizer)
+    summary = summarize_by_kind(ctx, Models(ScriptedGenerator(reader), None, None), PipelineOptions(point_check_p=0))
+    assert summary is not None
+    assert "- Subject: GMC will license Web hosting and related services. [" in summary.text, summary.text
+    assert "This Agreement shall be governed by the substantive laws of the State of New York, without regard to " \
+           "its conflicts of laws principles. [" in summary.text, summary.text
+    assert "(." not in summary.text and "laws of." not in summary.text

@@ -66,6 +66,21 @@ def _widen(document: Document, start: int, end: int, chunk_id: int, rounds: int 
     return sentences
 
 
+def whole_fragment(fragment: str, document: Document, spans: Sequence[tuple[int, int, int]], *,
+                   reach: int = passages.REACH) -> str | None:
+    """The whole sentences of ``document`` that hold ``fragment`` (markers removed) as written, looked for
+    around each ``(start, end, chunk id)`` of ``spans`` in turn (the passages it cites, ``reach`` characters
+    wider at each end); None when none holds it or its sentence does not end within reach."""
+    for start, end, chunk_id in spans:
+        span = _find(fragment, document.text, start - reach, end + reach)
+        if span is None:
+            continue
+        sentences = _widen(document, *span, chunk_id=chunk_id)
+        if is_whole(sentences):
+            return sentences
+    return None
+
+
 def whole_answer(answer: Answer, documents: Sequence[Document], *,
                  reach: int = passages.REACH) -> tuple[Answer, bool]:
     """``answer`` with its text made whole sentences, and whether it is (or was already).
@@ -93,10 +108,7 @@ def whole_answer(answer: Answer, documents: Sequence[Document], *,
         document = by_source.get(source.source)
         if document is None:
             continue
-        span = _find(fragment, document.text, source.start - reach, source.end + reach)
-        if span is None:
-            continue
-        sentences = _widen(document, *span, chunk_id=source.chunk_id)
-        if is_whole(sentences):
+        sentences = whole_fragment(fragment, document, [(source.start, source.end, source.chunk_id)], reach=reach)
+        if sentences is not None:
             return dataclasses.replace(answer, text=f"{sentences} {markers}".strip()), True
     return answer, False
