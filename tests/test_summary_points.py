@@ -343,6 +343,11 @@ def test_a_party_introduced_as_herein_referred_to_is_a_party() -> None:
             "the Distributor.\n")
     assert [(p.name, p.term) for p in points.preamble_parties(_doc(text))] == [
         ("Alpha Diagnostics, Inc.", "Principal"), ("Beta Health Services, Inc.", "Distributor")]
+    # no recitals and no first article to end the preamble: a definition far past the first is no party
+    far = ('Under this Hosting Agreement ("Agreement") between Gamma Machines Corporation ("GMC") and Bluebird, Inc. '
+           '("Customer"), GMC will provide hosting.\n' + "GMC shall host the Customer's web site. " * 100 +
+           'Delta Holdings Ltd ("Guarantor") guarantees it.\n1. Definitions\n')
+    assert [p.term for p in points.preamble_parties(_doc(far))] == ["GMC", "Customer"]
     hereafter = ('COOPERATION AGREEMENT between Gamma Energy Inc., a Nevada corporation (hereafter "Gamma") and '
                  'Delta Group AG, a Swiss company (hereafter "Delta").\nWHEREAS the parties wish to cooperate.\n')
     assert [p.term for p in points.preamble_parties(_doc(hereafter))] == ["Gamma", "Delta"]

@@ -190,7 +190,9 @@ class Party:
 
 def preamble_parties(doc: Document) -> list[Party]:
     """The parties ``doc`` introduces where it opens: the quoted definitions before the recitals or the first
-    article (:data:`_PREAMBLE_END`; :data:`PREAMBLE_CHARS` when neither is found), first :data:`MAX_PARTIES`,
+    article (:data:`_PREAMBLE_END`), and at most :data:`PREAMBLE_CHARS` after the first definition (an
+    e-business agreement with no recitals and its first article "1.0" defined "IBM Agreement for Exchange of
+    Confidential Information ("AECI")" 11,000 characters on, and "IBM" was its third party), first :data:`MAX_PARTIES`,
     each name once. The name defined is looked for between the definition before and this one: the first
     capitalised run there that ends in a legal form ("XYBERNAUT CORPORATION, a Virginia corporation having an
     address of ... ("XC")"), else the first of two capitalised words or more after "between", "and", "by"
@@ -201,7 +203,7 @@ def preamble_parties(doc: Document) -> list[Party]:
     first = _DEFINITION.search(text, 0, PREAMBLE_SEARCH)
     if not first:
         return []
-    end = _PREAMBLE_END.search(text, first.start())
+    end = _PREAMBLE_END.search(text, first.start(), first.start() + PREAMBLE_CHARS)
     limit = end.start() if end else first.start() + PREAMBLE_CHARS
     out: list[Party] = []
     previous = max(0, first.start() - 600)
