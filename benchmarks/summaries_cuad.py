@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import threading
 import time
 from pathlib import Path
 
 import assistant.models  # noqa: F401  (offline environment)
 from assistant.config import Settings
+from assistant.eval.ablation import parse_variations
 from assistant.eval.cuad import Item, contract_set, load_items
 from assistant.eval.metrics import bootstrap_ci
 from assistant.eval.report import machine, summary_table, write
@@ -50,7 +50,7 @@ def main() -> None:
     ap.add_argument("--point-evidence-tokens", type=int, default=None,
                     help="PipelineOptions.point_evidence_tokens for this run (default: the product's)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="a pipeline option for this run (JSON value where it parses), e.g. point_top_k=2")
+                    help="a pipeline option for this run, e.g. point_top_k=2 (checked as `eval answers --vary` is)")
     ap.add_argument("--check-thresholds", default="",
                     help="comma-separated P thresholds of the points' check read (pointcheck), judged from one run: "
                          "the check runs on every checked point and each threshold's verdicts are counted")
@@ -68,13 +68,8 @@ def main() -> None:
     opts = store.settings.pipeline
     if args.point_evidence_tokens is not None:
         opts = dataclasses.replace(opts, point_evidence_tokens=args.point_evidence_tokens)
-    for pair in args.set:
-        name, _, value = pair.partition("=")
-        try:
-            parsed: object = json.loads(value)
-        except ValueError:
-            parsed = value
-        opts = dataclasses.replace(opts, **{name: parsed})
+    for change in parse_variations(args.set, flag="--set").values():
+        opts = dataclasses.replace(opts, **change)
     if thresholds:  # every checked point is read and kept; the thresholds are applied below
         opts = dataclasses.replace(opts, point_check_p=1e-9)
     results = []

@@ -36,13 +36,13 @@ from assistant.records import (
 )
 from assistant.text.language import classify, language_name, question_language
 from assistant.ttrag import aliases, conditional, dated, decision, evidence, opening_route, passages, prefilter, router
-from assistant.ttrag.compute import counting, draft_points, needle, summarize
+from assistant.ttrag.compute import counting, needle, summarize
 from assistant.ttrag.compute.summarize import pointcheck, points
 from assistant.ttrag.compute.summarize.choose import documents_asked
 from assistant.ttrag.compute.summarize.oneline import lead_line
 from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.context import Context, chunk_at, restricted
-from assistant.ttrag.generate import Reading, cite, states_numbers, stream_answer, strip_markers
+from assistant.ttrag.generate import Reading, cite, states_numbers, stream_answer
 from assistant.ttrag.rewrite import rewrite_query, translate_answer, translate_query
 
 #: The not-found reply in the languages whose questions are measured (one document, several), by ISO 639-1 code.
@@ -614,17 +614,7 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
             return None
         reading, chunks = result.reading, result.chunks
     cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
-    copied = strip_markers(reading.sentence)
-    if copied.endswith("("):
-        # the reader's copy of a clause ended at a quoted definition inside it, whose quote closed its JSON
-        # string ('related services ("Services") to Customer' read as 'related services ('): the definition
-        # is an aside, the words before it the point
-        copied = copied[:-1].rstrip()
-    elif copied and not draft_points.is_whole(copied):
-        # the copy stopped early elsewhere ('... the application of the substantive laws of'): the point is
-        # the cited passage's whole sentence that holds it, where one does
-        copied = draft_points.whole_fragment(copied, doc, [(c.start, c.end, c.id) for c in cited]) or copied
-    sentence = points.point_sentence(copied)
+    sentence = points.whole_point_sentence(reading.sentence, doc, cited)
     if not sentence or (point.form == "date" and not points.states_a_date(sentence)):
         return None
     check_p = None

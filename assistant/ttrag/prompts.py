@@ -25,9 +25,9 @@ def fence(chunks: Sequence[Chunk]) -> str:
     whose ``source`` is '' shows no file name)."""
     lines = ["<passages>"]
     for n, c in enumerate(chunks, 1):
-        where = "; ".join(part for part in (
-            ", ".join(p for p in (_name(c.source), f"p. {c.page}" if c.page else "") if p),
-            f"section {escape_passage(c.heading)}" if c.heading else "") if part)
+        where = ", ".join(p for p in (_name(c.source), f"p. {c.page}" if c.page else "") if p)
+        if c.heading:
+            where += ("; " if where else "") + f"section {escape_passage(c.heading)}"
         body = escape_passage(c.text)
         lines.append(f"[{n}] ({where}) {body}" if where else f"[{n}] {body}")
     lines.append("</passages>")

@@ -36,11 +36,13 @@ from typing import Literal
 
 from assistant.records import Chunk, Document
 from assistant.text.dates import states_a_date as states_a_date  # a point's ``date`` form
+from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
 from assistant.ttrag.compute.summarize.central import central_sentences
 from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.compute.summarize.structure import Kind, document_kind, headings
 from assistant.ttrag.compute.summarize.titles import conversations
 from assistant.ttrag.context import Context, chunk_at
+from assistant.ttrag.generate import strip_markers
 
 Where = Literal["preamble", "opening", "search"]
 
@@ -312,6 +314,21 @@ def point_sentence(sentence: str) -> str:
         return ""
     text = re.sub(r"\s+", " ", _MARKERS.sub("", sentence)).strip()
     return text if text.endswith((".", "!", "?", '."', ".)")) else text.rstrip(" ,;:") + "."
+
+
+def whole_point_sentence(sentence: str, doc: Document, cited: Sequence[Chunk]) -> str:
+    """:func:`point_sentence` of the reader's ``sentence`` made whole first. The reader copies a clause into
+    its JSON reply, and a quoted definition inside it closes the string ('related services ("Services") to
+    Customer' read as 'related services ('): the definition is an aside, the words before it the point. A copy
+    that stops early elsewhere ('... the application of the substantive laws of') is the ``cited`` passages'
+    whole sentence of ``doc`` that holds it, where one does (:func:`~assistant.ttrag.compute.draft_points.
+    whole_fragment`, the widening a draft's points get)."""
+    copied = strip_markers(sentence)
+    if copied.endswith("("):
+        copied = copied[:-1].rstrip()
+    elif copied and not is_whole(copied):
+        copied = whole_fragment(copied, doc, [(c.start, c.end, c.id) for c in cited]) or copied
+    return point_sentence(copied)
 
 
 class Numbering:
