@@ -403,3 +403,46 @@ def test_a_point_the_reader_cut_short_is_a_whole_sentence(tokenizer: object) -> 
     assert "This Agreement shall be governed by the substantive laws of the State of New York, without regard to " \
            "its conflicts of laws principles. [" in summary.text, summary.text
     assert "(." not in summary.text and "laws of." not in summary.text
+
+
+TERM_CONTRACT = (
+    "JOINT VENTURE AGREEMENT\nThis Joint Venture Agreement is made between Ledger Loans, Inc. (\"Ledger\") and "
+    "Harbor Capital, LLC (\"Harbor\").\n\n"
+    "2. Purpose. The parties form a venture to offer consumer loans through Ledger's web site.\n\n"
+    "3. Duration. The duration of this Venture (the \"Term\") will begin on March 1, 2020 and continue in full "
+    "force and effect until February 28, 2025 or as otherwise provided in this Agreement.\n\n"
+    "8. Confidentiality. This section will survive for one year after the expiration or termination of this "
+    "Agreement or dissolution of the Venture.\n\n"
+    "9. Licence. Any licence granted under this Agreement shall last until the expiration of the related purchase "
+    "order, and shall expire with it.\n\n"
+    "10. Offers. An offer of credit made to a customer shall expire thirty days after it is made, and an expired "
+    "offer shall not last beyond its expiration date.\n\n"
+    "11. Warranty. The warranty on any equipment shall last twelve months and expire at the end of that period, "
+    "upon expiration of which no claim may be made.\n\n"
+    "12. Governing Law. This Agreement shall be governed by the laws of the State of Texas.\n")
+
+
+def test_the_term_point_searches_with_the_clause_as_contracts_word_it(
+        tokenizer: object, embedder: object, encoder: object) -> None:
+    """A contract says "The duration of this Venture (the "Term") will begin ... and continue in full force and
+    effect until ..."; the question's "last" and "expire" are the words of a survival clause, a licence, an offer
+    and a warranty. The Term point searches with the term clause's own wording (``PointQuestion.search``), so the
+    clause is among the passages read; the reader still reads the question."""
+    asked: list[str] = []
+
+    def reader(r: GenerationRequest) -> str:
+        question = r.user.split("Question:")[-1]
+        if "How long does this agreement last" in question:
+            asked.append(r.user)
+            if "February 28, 2025" in r.user:
+                return json.dumps({"found": True, "passage": 1, "short_answer": "until February 28, 2025",
+                                   "answer": "The Term continues until February 28, 2025."})
+        return json.dumps({"found": False, "passage": 1, "short_answer": "", "answer": ""})
+
+    ctx = build_context([_doc(TERM_CONTRACT)], tokenizer, chunk_tokens=40)
+    term = next(p for p in points.CONTRACT_POINTS if p.label == "Term")
+    assert term.search and "How long" not in term.search
+    summary = summarize_by_kind(ctx, Models(ScriptedGenerator(reader), embedder, encoder),  # type: ignore[arg-type]
+                                PipelineOptions(point_check_p=0))
+    assert len(asked) == 1 and "Question: How long does this agreement last" in asked[0]
+    assert summary is not None and "Term: The Term continues until February 28, 2025." in summary.text

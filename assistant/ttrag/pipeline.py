@@ -290,10 +290,13 @@ def _passages_read(chunks: list[Chunk], reading: Reading) -> list[Chunk]:
 
 
 def _question_answering(ctx: Context, question: str, models: Models, opts: PipelineOptions,
-                        run: _Run, carried: Sequence[int] = (), languages: tuple[str, str] = ("", "")) -> _Result:
+                        run: _Run, carried: Sequence[int] = (), languages: tuple[str, str] = ("", ""),
+                        search_as: str = "") -> _Result:
     """TTRAG Algorithm 1: CE top-k, answer-or-rewrite up to ``max_rewrites`` times, then top-10 fallback.
     ``languages`` (the question's, the documents'): when they differ, the search runs on the question
-    translated into the documents' language, and the reader answers in the question's."""
+    translated into the documents' language, and the reader answers in the question's. ``search_as``: the
+    text the pre-filter and the re-ranker search with instead of the question (a summary point's clause as
+    contracts word it, :attr:`points.PointQuestion.search`); the reader still reads the question."""
     pending = [m for m in (models.embedder, models.encoder) if m is not None and not m.loaded]
     if pending:  # the torch models were still loading while the router ran: the wait is its own stage
         with run.stage("load_models"):
@@ -304,7 +307,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     # a party the question names by its name ("Calder's") is searched for by its defined term too
     # ("the Supplier"), and the reader is told which term is which party
     note = aliases.reader_note(searched, ctx.terms)
-    search = aliases.search_query(searched, ctx.terms)
+    search = search_as or aliases.search_query(searched, ctx.terms)
     # "Norhaven" in the question is found where the passages say "the Buyer" (the grounding's coverage)
     equivalents = [(t.name, t.term) for t in aliases.named_in(searched, ctx.terms)]
     documents = {d.source: d for d in ctx.documents} if len(ctx.documents) > 1 else {}
@@ -609,7 +612,7 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         # a point reads its passages alone: the document's opening is read for its own points (parties, date)
         searched = replace(opts, evidence_tokens=opts.point_evidence_tokens or opts.evidence_tokens, opening_chars=0,
                            ce_top_k=opts.point_top_k or opts.ce_top_k)
-        result = _question_answering(ctx, point.question, models, searched, run)
+        result = _question_answering(ctx, point.question, models, searched, run, search_as=point.search)
         if not result.found or result.reading is None:
             return None
         reading, chunks = result.reading, result.chunks
