@@ -142,11 +142,14 @@ class PipelineOptions:
             (:mod:`assistant.ttrag.compute.summarize.points`); False: the central-passage summary for every
             kind (categories right on 10 dev contracts 0.71 with, 0.15 without,
             ``benchmarks/results/summaries-cuad-dev.md``).
-        point_check_p: a summary point with a check (a contract's term and governing law) is read once more,
+        point_check_p: a summary point with a check (a contract's term and governing law, a report's
+            recommendations) is read once more,
             its cited sentence alone, and left out when P(the sentence states the point's subject) is below
-            this (:mod:`assistant.ttrag.compute.summarize.pointcheck`); 0 = no check read. Chosen on 10 CUAD dev
-            contracts (``benchmarks/results/summaries-cuad-dev-check.md``): 0.5 left out 2 of 4 wrong facts and 1
-            of 25 right points; 0.7 left out nearly all (the reader's P spans .37-.71); ~1-1.5 s a checked point.
+            this, or below its check's own lower bar (:func:`~assistant.ttrag.compute.summarize.points.check_bar`: a
+            contract's term and governing law, 0.3); 0 = no check read. 0.5 is the bar
+            of a report's recommendations: at 0.3, two dev reports would state "The report recommends a
+            recommendation from the U.S. Commission of Fine Arts." (P .50) and a rule's option (P .41); ~1-1.5 s a
+            checked point.
         point_evidence_tokens: ``evidence_tokens`` for a summary point that is searched (a contract's term and
             governing law, a report's findings): each passage read is cut to its sentences that bear most on the
             point's question; 0 = whole passages, the default: at 240, 10 CUAD dev contracts' summaries took 52 s

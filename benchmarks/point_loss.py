@@ -8,7 +8,7 @@ Each point is read as the summary reads it (:func:`assistant.ttrag.pipeline._poi
 searched, re-ranked, its top passages read once, no rewrite, no fallback; the cited sentence checked), and
 falls in the first row that holds it. A contract whose clause the lawyers labelled: right (the point shown is
 the lawyers' answer, by the cuad task's judge); the reader's reply was right but a check of the ask withheld it
-(which); right but the point's own check read withheld it (P below ``point_check_p``); the gold clause not
+(which); right but the point's own check read withheld it (P below its bar); the gold clause not
 in the pre-filter's short list; not among the passages read; read only in part; read whole and the reader
 wrong or silent. Each loss is split into "left out" and "stated wrong". A contract without the clause:
 "left out" (right) or "invented".
@@ -17,6 +17,10 @@ wrong or silent. Each loss is split into "left out" and "stated wrong". A contra
 pre-filter's short list and in the re-ranked passages, searched with the point's question, with its clause's
 wording (``PointQuestion.search``) and with both (the question re-ranks the candidates of the two searches),
 in seconds a contract.
+
+``--bars RESULTS.json ...`` reads nothing: each point's verdict at several bars of its check read's P(yes)
+(``point_check_p``), counted from runs made with every point shown (``--set point_check_p=1e-9``) or at the
+shipped bar (a point the check withheld is counted as its row says: right or not).
 
 ``--against`` reads each point a second time with those settings changed, right after the first, so a
 change is judged on the same contracts in one run: both columns, and the points whose verdict changed.
@@ -81,7 +85,8 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
             raw_found = fields.get("found") is not False and bool(short)
             raw_text = strip_markers(str(fields.get("answer") or "")) or short
             reason, found_p = str(step.get("reason", "")), step.get("found_p")
-    shown = found is not None and (found.check_p is None or found.check_p >= opts.point_check_p)
+    bar = points.check_bar(point, opts.point_check_p)
+    shown = found is not None and (found.check_p is None or found.check_p >= bar)
     sentence = found.sentence if found is not None else ""
     right = shown and it.accepts(sentence, True)
     spans = gold_spans(ctx.documents[0].text, it.clauses) if it.present else ()
@@ -132,6 +137,32 @@ def retrieval(ctx: Context, point: points.PointQuestion, models: pipeline.Models
     return out
 
 
+def bar_table(paths: list[Path],
+              bars: tuple[float, ...] = (0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)) -> list[str]:
+    """Right / wrong / left out (labelled) and invented (absent) of each run's points at each bar, and in all."""
+    runs = {p.stem: json.loads(p.read_text())["rows"] for p in paths}
+    lines = ["| bar | " + " | ".join(f"{name}: right / wrong / left out, invented" for name in runs) +
+             " | right, all | wrong facts, all |", "|---" * (3 + len(runs)) + "|"]
+    for bar in bars:
+        cells, right, wrong = [], 0, 0
+        for rows in runs.values():
+            c: Counter[tuple[bool, str]] = Counter()
+            for r in rows:
+                g = r["base"]
+                verdict = g["verdict"]
+                if verdict == "left out" and g["sentence"] and g["check_p"] is not None:  # withheld at the run's bar
+                    verdict = "right" if g["row"].startswith("reader right, the point's check") else "wrong"
+                if verdict != "left out" and g["check_p"] is not None and g["check_p"] < bar:
+                    verdict = "left out"
+                c[(r["label"] != "(absent)", verdict)] += 1
+            invented = c[(False, "wrong")] + c[(False, "right")]
+            cells.append(f"{c[(True, 'right')]} / {c[(True, 'wrong')]} / {c[(True, 'left out')]}, {invented}")
+            right += c[(True, "right")]
+            wrong += c[(True, "wrong")] + invented
+        lines.append(f"| {bar} | " + " | ".join(cells) + f" | {right} | {wrong} |")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=HERE.parents[1] / "shared" / "data")
@@ -142,8 +173,13 @@ def main() -> None:
     ap.add_argument("--against", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting changed for a second read of each point")
     ap.add_argument("--retrieval", action="store_true", help="no reads: where the gold clause is found, per search")
+    ap.add_argument("--bars", nargs="+", type=Path, default=None, metavar="RESULTS.json",
+                    help="no reads: the verdicts of these runs' points at several check bars")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
+    if args.bars:
+        print("\n".join(bar_table(args.bars)))
+        return
     contracts, _ = contract_set(args.data)
     store = ModelStore(Settings())
     models = store.models()

@@ -122,3 +122,14 @@ def test_a_reply_that_names_parties_by_their_terms_states_their_names() -> None:
     for text in ("The agent is Charles Webb & Company.", "XCEL and XC-2 are products.",
                  "XYBERNAUT CORPORATION (XC) is a party."):
         assert with_names(text, bank[:1] if "Webb" in text else parties[:1]) == text
+
+
+def test_a_party_defined_as_herein_referred_to_is_a_defined_term() -> None:
+    """A party defined "(herein referred to as "Principal")" or "(hereafter "Agent")" is found by its name as the
+    contract summary's parties are (the same opening of a definition)."""
+    text = ('DISTRIBUTION AGREEMENT\nThis agreement is made between:\n'
+            'Co-Diagnostics, Inc., a Utah corporation (herein referred to as "Principal"), and\n'
+            'PreCheck Health Services, Inc., a Nevada corporation (hereafter "Distributor").\n')
+    terms = defined_terms([_doc(text)])
+    assert [(t.key, t.term) for t in terms] == [("co-diagnostics", "Principal"), ("precheck", "Distributor")]
+    assert search_query("What must PreCheck report each month?", terms).endswith("month? (the Distributor)")

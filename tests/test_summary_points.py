@@ -446,3 +446,15 @@ def test_the_term_point_searches_with_the_clause_as_contracts_word_it(
                                 PipelineOptions(point_check_p=0))
     assert len(asked) == 1 and "Question: How long does this agreement last" in asked[0]
     assert summary is not None and "Term: The Term continues until February 28, 2025." in summary.text
+
+
+def test_a_contracts_checks_have_their_own_lower_bar() -> None:
+    """The check read's P(yes) depends on the check's wording: a contract's term and governing law are left out
+    below 0.3 (chosen on CUAD dev), a report's recommendations below the setting (0.5), and a lower setting (a
+    benchmark showing every point) lowers every bar."""
+    term, law = (next(p for p in points.CONTRACT_POINTS if p.label == label) for label in ("Term", "Governing law"))
+    recommendations = next(p for p in points.REPORT_POINTS if p.label == "Recommendations")
+    setting = PipelineOptions().point_check_p
+    assert points.check_bar(term, setting) == points.check_bar(law, setting) == 0.3 < setting
+    assert points.check_bar(recommendations, setting) == setting == 0.5
+    assert points.check_bar(term, 1e-9) == points.check_bar(recommendations, 1e-9) == 1e-9

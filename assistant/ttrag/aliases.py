@@ -15,9 +15,12 @@ from dataclasses import dataclass
 
 from assistant.records import Document
 
-# (the "Supplier"), ("Buyer"), (hereinafter the "Licensee"), (hereinafter referred to as "Seller")
-_DEFINITION = re.compile(r"\((?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?)?(?:the\s+)?"
-                         r"[\"\u201c]([A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?)[\"\u201d]\)")
+# how a quoted definition opens: (the "Supplier"), ("Buyer"), (hereinafter the "Licensee"), (hereinafter referred
+# to as "Seller"), (herein referred to as "Principal"), (herein "Go Call"), (hereafter "GINARES"); a contract
+# summary's parties are read with the same opening (points.preamble_parties)
+DEFINITION_OPENING = (r"\((?:here(?:in(?:after)?|after),?\s+(?:(?:referred\s+to|called|known)\s+as\s+|called\s+)?)?"
+                      r"(?:the\s+)?[\"\u201c]")
+_DEFINITION = re.compile(DEFINITION_OPENING + r"([A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?)[\"\u201d]\)")
 # the name a party line starts with: "(2) Calder Precision Components Ltd., a private ..." -> the capitalised run
 _NAME = re.compile(r"^\s*(?:\(\w{1,3}\)|\d{1,2}[.)]|[-*\u2022])?\s*\**\s*(?:The\s+)?"
                    r"([A-Z][\w&'.-]*(?:\s+(?:[A-Z][\w&'.-]*|&|and|of|de|von|van))*)")

@@ -573,7 +573,8 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
             run.note("summary_point", label=point.label, found=found is not None,
                      seconds=round(time.perf_counter() - t0, 2), sentence=found.sentence if found else "",
                      check_p=None if found is None or found.check_p is None else round(found.check_p, 4))
-            if found is None or (found.check_p is not None and found.check_p < opts.point_check_p):
+            bar = points.check_bar(point, opts.point_check_p)
+            if found is None or (found.check_p is not None and found.check_p < bar):
                 continue
             state(replace(found, cited=tuple(replace(c, id=original[c.id]) for c in found.cited)), doc)
         if not gist:
