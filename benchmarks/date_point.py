@@ -53,7 +53,7 @@ def main() -> None:
     contracts, _ = contract_set(args.data)
     store = ModelStore(Settings())
     models, opts = store.models(), store.settings.pipeline
-    point_opts = replace(opts, router=False, max_rewrites=0, fallback_top_k=0)
+    point_opts = pipeline.point_options(opts)
     date = next(p for p in points.CONTRACT_POINTS if p.label == "Date")
     items = [it for it in load_items(args.data) if it.kind.name == "Agreement Date" and it.question.half == args.half]
     counts: Counter[tuple[str, str]] = Counter()

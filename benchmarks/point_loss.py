@@ -2,7 +2,8 @@
 (the lawyers' Expiration Date) or the Governing law point, for every contract of the half.
 
     .venv/bin/python benchmarks/point_loss.py [--point Term] [--half dev] [--contracts N]
-        [--set NAME=VALUE ...] [--against NAME=VALUE ...] [--out PATH]
+        [--set NAME=VALUE ...] [--against NAME=VALUE ...] [--retrieval] [--out PATH]
+    .venv/bin/python benchmarks/point_loss.py --bars RESULTS.json [RESULTS.json ...]
 
 Each point is read as the summary reads it (:func:`assistant.ttrag.pipeline._point`: the point's question
 searched, re-ranked, its top passages read once, no rewrite, no fallback; the cited sentence checked), and
@@ -23,7 +24,7 @@ in seconds a contract.
 shipped bar (a point the check withheld is counted as its row says: right or not).
 
 ``--against`` reads each point a second time with those settings changed, right after the first, so a
-change is judged on the same contracts in one run: both columns, and the points whose verdict changed.
+change is judged on the same contracts in one run: a column each, per contract too.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 import threading
 import time
 from collections import Counter
@@ -49,18 +51,12 @@ from assistant.ttrag.compute.summarize import points
 from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.generate import parse_reply, strip_markers
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from loss_table import gold_cover  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 #: summary point -> the CUAD category whose label judges it
 CATEGORY = {"Term": "Expiration Date", "Governing law": "Governing Law"}
-
-
-def cover(chunks: list[Chunk], spans: tuple[tuple[int, int], ...]) -> float:
-    """The largest share of one gold span that ``chunks`` (one document's) cover together."""
-    best = 0.0
-    for s, e in spans:
-        covered = sum(max(0, min(c.end, e) - max(c.start, s)) for c in chunks)
-        best = max(best, min(1.0, covered / max(e - s, 1)))
-    return best
 
 
 def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Models, opts: PipelineOptions,
@@ -100,11 +96,11 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
             row = "reader right, the point's check withheld it"
         elif raw_found and it.accepts(raw_text, True) and found is None:
             row = f"reader right, a check of the ask withheld it ({reason.split(' (')[0] or '?'})"
-        elif spans and cover(candidates, spans) <= 0:
+        elif spans and gold_cover(candidates, spans) <= 0:
             row = f"gold not in the pre-filter's short list; {how}"
-        elif spans and cover(read, spans) <= 0:
+        elif spans and gold_cover(read, spans) <= 0:
             row = f"gold not in the passages read; {how}"
-        elif spans and cover(read, spans) < 0.98:
+        elif spans and gold_cover(read, spans) < 0.98:
             row = f"gold read only in part; {how}"
         elif not spans:
             row = f"gold not located in the text; {how}"
@@ -113,7 +109,7 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
     return {"row": row, "verdict": "left out" if not shown else "right" if right else "wrong",
             "sentence": sentence, "raw": raw_text[:300], "raw_found": raw_found, "found_p": found_p,
             "check_p": None if found is None else found.check_p, "seconds": round(seconds, 1),
-            "read": [c.id for c in read], "gold_read": round(cover(read, spans), 2) if spans else None}
+            "read": [c.id for c in read], "gold_read": round(gold_cover(read, spans), 2) if spans else None}
 
 
 def retrieval(ctx: Context, point: points.PointQuestion, models: pipeline.Models, opts: PipelineOptions,
@@ -133,7 +129,7 @@ def retrieval(ctx: Context, point: points.PointQuestion, models: pipeline.Models
     out = {}
     for name, hits, query in (("question", asked, point.question), ("clause", worded, point.search),
                               ("both", both, point.question), ("both, clause re-ranks", both, point.search)):
-        out[name] = (cover([h.chunk for h in hits], spans) > 0, cover(top(query, hits), spans) > 0)
+        out[name] = (gold_cover([h.chunk for h in hits], spans) > 0, gold_cover(top(query, hits), spans) > 0)
     return out
 
 
@@ -219,8 +215,7 @@ def main() -> None:
     for it in items:
         doc, _ = contracts.read(it.question)
         ctx = build_context([doc], store.tokenizer())
-        got = {name: read_point(ctx, point, models, dataclasses.replace(
-            opts, router=False, max_rewrites=0, fallback_top_k=0), it) for name, opts in runs.items()}
+        got = {name: read_point(ctx, point, models, pipeline.point_options(opts), it) for name, opts in runs.items()}
         rows.append({"contract": it.contract, "label": it.label if it.present else "(absent)", **got})
         print(f"{it.contract[:40]} {rows[-1]['label'][:30]}: " + "; ".join(
             f"{n} {g['verdict']} [{g['row']}] {g['sentence'][:80]}" for n, g in got.items()), flush=True)

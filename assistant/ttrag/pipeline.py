@@ -538,7 +538,7 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
     pending = [m for m in (models.embedder, models.encoder) if m is not None and not m.loaded]
     for model in pending:
         model.ensure_loaded()
-    point_opts = replace(opts, router=False, max_rewrites=0, fallback_top_k=0)
+    point_opts = point_options(opts)
     quiet = _Run(lambda e: None if isinstance(e, (TokenText, Retract, Preview)) else run.emit(e), run.cancel,
                  trace=run.trace, current=run.current)
     quiet.t0 = run.t0
@@ -588,6 +588,12 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
     if not bullets:
         return None
     return summarize.Summary("\n".join(lines), tuple(numbering.chunks), tuple(bullets), (), ())
+
+
+def point_options(opts: PipelineOptions) -> PipelineOptions:
+    """``opts`` as a summary point is read with: no router, no rewrite and no fallback read (a point not found
+    is left out: a summary is no place for a second search)."""
+    return replace(opts, router=False, max_rewrites=0, fallback_top_k=0)
 
 
 def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: PipelineOptions,
