@@ -106,8 +106,14 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
             row = f"gold not located in the text; {how}"
         else:
             row = f"gold read whole, reader wrong; {how}"
+    # the point stated in the document's own words (points.quoted_sentence), judged beside the reader's
+    quote = points.quoted_sentence(sentence, ctx.documents[0], found.cited) if found is not None else ""
+    quote_right = shown and it.accepts(quote or sentence, True)
     return {"row": row, "verdict": "left out" if not shown else "right" if right else "wrong",
-            "sentence": sentence, "raw": raw_text[:300], "raw_found": raw_found, "found_p": found_p,
+            "sentence": sentence, "quote": quote,
+            "quote_verdict": "left out" if not shown else "right" if quote_right else "wrong",
+            "cited": [[c.start, c.end, c.id] for c in found.cited] if found is not None else [],
+            "raw": raw_text[:300], "raw_found": raw_found, "found_p": found_p,
             "check_p": None if found is None else found.check_p, "seconds": round(seconds, 1),
             "read": [c.id for c in read], "gold_read": round(gold_cover(read, spans), 2) if spans else None}
 
@@ -241,6 +247,9 @@ def main() -> None:
                                                    for n in names) + " |")
         else:
             md.append(f"| {label} | " + " | ".join(str(verdicts[n][key]) for n in names) + " |")
+    quoted = {name: Counter((r["label"] != "(absent)", r[name]["quote_verdict"]) for r in rows) for name in runs}
+    md.append("| quoted in the document's words (points.quoted_sentence): labelled right / wrong | " + " | ".join(
+        f"{quoted[n][(True, 'right')]} / {quoted[n][(True, 'wrong')]}" for n in names) + " |")
     md.append("| seconds a point, mean | " + " | ".join(
         f"{sum(r[n]['seconds'] for r in rows) / max(len(rows), 1):.1f}" for n in names) + " |")
     md += ["", "## Loss rows", "", "| row | " + " | ".join(names) + " |", "|---" * (1 + len(names)) + "|"]

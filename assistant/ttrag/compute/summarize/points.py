@@ -34,10 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from assistant.documents.chunk import sentence_spans
 from assistant.records import Chunk, Document
 from assistant.text.dates import states_a_date as states_a_date  # a point's ``date`` form
 from assistant.ttrag.aliases import DEFINITION_OPENING
-from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
+from assistant.ttrag.compute.draft_points import is_whole, whole_fragment, whole_sentences
 from assistant.ttrag.compute.summarize.central import central_sentences
 from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.compute.summarize.structure import Kind, document_kind, headings
@@ -357,6 +358,32 @@ def whole_point_sentence(sentence: str, doc: Document, cited: Sequence[Chunk]) -
     elif copied and not is_whole(copied):
         copied = whole_fragment(copied, doc, [(c.start, c.end, c.id) for c in cited]) or copied
     return point_sentence(copied)
+
+
+QUOTE_CHARS = 400  # the longest sentence of a document stated as a point (a clause runs longer: the reader's words)
+_WORDS = re.compile(r"\w+")
+
+
+def quoted_sentence(sentence: str, doc: Document, cited: Sequence[Chunk], max_chars: int = QUOTE_CHARS) -> str:
+    """The document's own words for the reader's ``sentence``: the whole sentence of ``doc`` (on one line, as
+    a point) in the first of ``cited`` that shares the most of its words (the citation's measure: shared words
+    over the square root of the line's words, :func:`assistant.ttrag.generate.cite`); '' when nothing is cited,
+    no line shares a word, or the sentence is longer than ``max_chars`` characters."""
+    wanted = {w.lower() for w in _WORDS.findall(strip_markers(sentence))}
+    if not cited or not wanted:
+        return ""
+    chunk = cited[0]
+    text = doc.text[chunk.start:chunk.end]
+    best, best_score = None, 0.0
+    for s, e in sentence_spans(text):
+        words = {w.lower() for w in _WORDS.findall(text[s:e])}
+        score = len(words & wanted) / (1 + len(words)) ** 0.5
+        if score > best_score:
+            best, best_score = (chunk.start + s, chunk.start + e), score
+    if best is None:
+        return ""
+    quote = point_sentence(whole_sentences(doc, *best, chunk_id=chunk.id))
+    return quote if len(quote) <= max_chars else ""
 
 
 class Numbering:
