@@ -4,10 +4,11 @@ Chunks are cut at "sentences" that include line breaks, and a PDF's text breaks 
 "... construed and enforced in accordance with, the laws of the" | "State of New York, USA, without regard
 to ..." gave the reader half a sentence on each side of a chunk boundary. Retrieval keeps its chunks (small,
 as ranked); what the reader sees is each chunk widened within its document to the sentence it starts in and
-the sentence it ends in (a sentence ends at ``.``, ``!``, ``?`` or ``;`` before a space, or at a blank line),
-at most ``reach`` characters each way, and, where the widened start is the first sentence of a numbered clause
-("19.1 Governing Law. This Agreement ..."), back to the clause's number and heading on its line. A chunk whose
-edges already stand at sentence ends is read as it is. Nothing is stored: the widening is done per read.
+the sentence it ends in (a sentence ends at ``.``, ``!``, ``?`` or ``;`` before a space, not after an
+abbreviation such as "Inc." or "No.", or at a blank line), at most ``reach`` characters each way, and, where
+the widened start is the first sentence of a numbered clause ("19.1 Governing Law. This Agreement ..."), back
+to the clause's number and heading on its line. A chunk whose edges already stand at sentence ends is read as
+it is. Nothing is stored: the widening is done per read.
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ from collections.abc import Sequence
 from assistant.records import Chunk, Document
 
 REACH = 300  # characters a passage may grow at each end (about 60 tokens)
-_END = re.compile(r"[.!?;][\"'\u201d\u2019)\]]*(?=\s)|\n[ \t]*\n")
+# Abbreviations whose full stop ends no sentence: a company's legal form ("Acme Inc. and Beta Corp. (the
+# "Parties")"), a number's or section's ("No. 5", "Sec. 4"), a title, "U.S." and "e.g."
+_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "Bros", "Assn", "No", "Nos", "Sec", "Secs", "Art", "Para", "Fig", "Mr",
+                  "Mrs", "Ms", "Dr", "Jr", "Sr", "St", "vs", "U.S", "U.K", "N.A", "S.A", "L.P", "L.L.C", "L.L.P", "P.C",
+                  "e.g", "i.e", "approx")
+_NOT_AFTER = "".join(rf"(?<!\b(?i:{re.escape(a)}))" for a in _ABBREVIATIONS)  # in either case: "ACME, INC."
+_END = re.compile(rf"{_NOT_AFTER}[.!?;][\"'\u201d\u2019)\]]*(?=\s)|\n[ \t]*\n")
 # A numbered clause's heading: "19.1 Governing Law.", "Section 4.2 Term", "ARTICLE 7 - PAYMENT", "(b) Notices."
 _HEADING = re.compile(r"(?:(?:section|article|clause)\s+)?(?:\d+(?:\.\d+)*\.?|\([a-z0-9]{1,4}\)|[A-Z]\.)"
                       r"\s*[-\u2013:]?\s*[A-Za-z][^\n.;]{0,80}[.:]?", re.I)
@@ -65,7 +72,7 @@ def _ends_sentence(before: str) -> bool:
     """True when ``before`` ends a sentence: a closing mark, or a blank line after the last text."""
     if re.search(r"\n[ \t]*\n\s*$", before):
         return True
-    return bool(re.search(r"[.!?;:][\"'\u201d\u2019)\]]*$", before.rstrip()))
+    return bool(re.search(rf"{_NOT_AFTER}[.!?;:][\"'\u201d\u2019)\]]*$", before.rstrip()))
 
 
 def whole(documents: Sequence[Document], chunks: Sequence[Chunk], reach: int = REACH) -> list[Chunk]:
