@@ -54,6 +54,7 @@ def test_a_german_reply_states_its_date_in_german() -> None:
 @pytest.mark.parametrize(("reply", "label", "right"), [
     ("May 1, 2006", "5/1/06", True),
     ("This Agreement is made as of the 1st day of May, 2006", "5/1/06", True),
+    ("This Agreement is entered into this first (1st) day of January, 1996.", "1/1/96", True),  # the words and digits
     ("May 2, 2006", "5/1/06", False),           # a day off is wrong
     ("May 1, 2007", "5/1/06", False),
     ("May 2006", "5/1/06", False),              # the label has a day: the reply must say it

@@ -81,7 +81,7 @@ def label_date(label: str) -> LooseDate | None:
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-_DAY = r"\d{1,2}\s?(?:st|nd|rd|th)?"
+_DAY = r"\(?\d{1,2}\s?(?:st|nd|rd|th)?\)?"  # "1st", "1 st", "(1st)" after "first" in a contract's words
 _DATE = re.compile(rf"\b(?:(?:{_DAY}\s+(?:day\s+of\s+)?)?{_MONTH}(?:\s+{_DAY})?,?\s+\d{{4}}|"
                    rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}[/.-]\d{{1,2}}[/.-](?:\d{{4}}|\d{{2}}))\b|"
                    rf"\b(?:19|20)\d{{2}}\b", re.I)
