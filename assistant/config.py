@@ -142,11 +142,11 @@ class PipelineOptions:
             (:mod:`assistant.ttrag.compute.summarize.points`); False: the central-passage summary for every
             kind (categories right on 10 dev contracts 0.71 with, 0.15 without,
             ``benchmarks/results/summaries-cuad-dev.md``).
-        point_check_p: a summary point with a check (a contract's term and governing law, a report's
+        point_check_p: a summary point with a check (a contract's term, a report's
             recommendations) is read once more,
             its cited sentence alone, and left out when P(the sentence states the point's subject) is below
             this, or below its check's own lower bar (:func:`~assistant.ttrag.compute.summarize.points.check_bar`: a
-            contract's term and governing law, 0.3); 0 = no check read. 0.5 is the bar
+            contract's term, 0.3); 0 = no check read. 0.5 is the bar
             of a report's recommendations: at 0.3, two dev reports would state "The report recommends a
             recommendation from the U.S. Commission of Fine Arts." (P .50) and a rule's option (P .41); ~1-1.5 s a
             checked point.

@@ -9,7 +9,8 @@ Each point is read as the summary reads it (:func:`assistant.ttrag.pipeline._poi
 searched, re-ranked, its top passages read once, no rewrite, no fallback; the cited sentence checked), and
 falls in the first row that holds it. A contract whose clause the lawyers labelled: right (the point shown is
 the lawyers' answer, by the cuad task's judge); the reader's reply was right but a check of the ask withheld it
-(which); right but the point's own check read withheld it (P below its bar); the gold clause not
+(which); right but the point's own check read withheld it (P below its bar), or its cited sentence taken for
+another clause's (``PointQuestion.other_clause``); the gold clause not
 in the pre-filter's short list; not among the passages read; read only in part; read whole and the reader
 wrong or silent. Each loss is split into "left out" and "stated wrong". A contract without the clause:
 "left out" (right) or "invented".
@@ -69,8 +70,10 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
     by_id = {c.id: c for c in ctx.chunks}
     candidates: list[Chunk] = []
     read: list[Chunk] = []
-    raw_text, raw_found, reason, found_p = "", False, "", None
+    raw_text, raw_found, reason, found_p, other = "", False, "", None, ""
     for step in run.trace:
+        if step["stage"] == "point_other_clause":  # the cited sentence is another clause's (PointQuestion.other_clause)
+            other = str(step["snippet"])
         if step["stage"] == "prefilter":  # every search's short list (the question's, a worded clause's)
             candidates += [by_id[int(h["chunk"])] for h in step["hits"]]  # type: ignore[attr-defined]
         elif step["stage"] == "conditional":
@@ -94,6 +97,8 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
         how = "stated wrong" if shown else "left out"
         if found is not None and not shown and it.accepts(sentence, True):
             row = "reader right, the point's check withheld it"
+        elif other and raw_found and it.accepts(raw_text, True):
+            row = "reader right, its cited sentence taken for another clause's"
         elif raw_found and it.accepts(raw_text, True) and found is None:
             row = f"reader right, a check of the ask withheld it ({reason.split(' (')[0] or '?'})"
         elif spans and gold_cover(candidates, spans) <= 0:
@@ -106,12 +111,8 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
             row = f"gold not located in the text; {how}"
         else:
             row = f"gold read whole, reader wrong; {how}"
-    # the point stated in the document's own words (points.quoted_sentence), judged beside the reader's
-    quote = points.quoted_sentence(sentence, ctx.documents[0], found.cited) if found is not None else ""
-    quote_right = shown and it.accepts(quote or sentence, True)
     return {"row": row, "verdict": "left out" if not shown else "right" if right else "wrong",
-            "sentence": sentence, "quote": quote,
-            "quote_verdict": "left out" if not shown else "right" if quote_right else "wrong",
+            "sentence": sentence, "other_clause": other,
             "cited": [[c.start, c.end, c.id] for c in found.cited] if found is not None else [],
             "raw": raw_text[:300], "raw_found": raw_found, "found_p": found_p,
             "check_p": None if found is None else found.check_p, "seconds": round(seconds, 1),
@@ -247,9 +248,6 @@ def main() -> None:
                                                    for n in names) + " |")
         else:
             md.append(f"| {label} | " + " | ".join(str(verdicts[n][key]) for n in names) + " |")
-    quoted = {name: Counter((r["label"] != "(absent)", r[name]["quote_verdict"]) for r in rows) for name in runs}
-    md.append("| quoted in the document's words (points.quoted_sentence): labelled right / wrong | " + " | ".join(
-        f"{quoted[n][(True, 'right')]} / {quoted[n][(True, 'wrong')]}" for n in names) + " |")
     md.append("| seconds a point, mean | " + " | ".join(
         f"{sum(r[n]['seconds'] for r in rows) / max(len(rows), 1):.1f}" for n in names) + " |")
     md += ["", "## Loss rows", "", "| row | " + " | ".join(names) + " |", "|---" * (1 + len(names)) + "|"]

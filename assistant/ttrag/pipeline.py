@@ -625,11 +625,14 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         reading, chunks = result.reading, result.chunks
     cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
     sentence = points.whole_point_sentence(reading.sentence, doc, cited)
-    if not sentence or (point.form == "date" and not points.states_a_date(sentence)):
+    if not sentence or not points.has_form(sentence, point.form):
         return None
+    snippet = cite(cited[:1], sentence, point.question, max_chars=600)[0].snippet  # the sentence cited
+    if point.other_clause is not None and point.other_clause.search(snippet):
+        run.trace.append({"stage": "point_other_clause", "label": point.label, "snippet": snippet})
+        return None  # e.g. a survival clause read as the term: another clause, whatever the reader made of it
     check_p = None
     if point.check and opts.point_check_p > 0:  # the cited sentence is read alone: is it about the point at all?
         with run.stage("point_check"):
-            check_p = pointcheck.check_point(models.generator, cite(cited[:1], sentence, point.question,
-                                                                    max_chars=600)[0].snippet, point.check)
+            check_p = pointcheck.check_point(models.generator, snippet, point.check)
     return points.Point(point.label, sentence, cited, check_p)

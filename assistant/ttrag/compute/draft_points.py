@@ -44,7 +44,7 @@ def _find(fragment: str, text: str, lo: int, hi: int) -> tuple[int, int] | None:
     return found.span() if found else None
 
 
-def whole_sentences(document: Document, start: int, end: int, chunk_id: int, rounds: int = 2) -> str:
+def _widen(document: Document, start: int, end: int, chunk_id: int, rounds: int = 2) -> str:
     """The whole sentences of ``document`` around ``start:end``, on one line, without Markdown marks. A
     sentence :func:`~assistant.ttrag.passages.whole` ends at ``;`` (a list's item, a clause) is widened on to
     the full stop, at most ``rounds`` more times."""
@@ -75,7 +75,7 @@ def whole_fragment(fragment: str, document: Document, spans: Sequence[tuple[int,
         span = _find(fragment, document.text, start - reach, end + reach)
         if span is None:
             continue
-        sentences = whole_sentences(document, *span, chunk_id=chunk_id)
+        sentences = _widen(document, *span, chunk_id=chunk_id)
         if is_whole(sentences):
             return sentences
     return None

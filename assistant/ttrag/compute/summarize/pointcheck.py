@@ -2,14 +2,14 @@
 
 A point of a contract's summary is a question answered through the question-answering path; the reader
 answers the question it was asked from the passages it was given, and when the clause asked about is not
-among them it answers from whatever clause is: "This agreement lasts for twelve (12) months after the
-termination of this Agreement (the 'Restricted Period')" (a non-compete period, as the term), "This
-Agreement shall be governed by and inure to the benefit of the parties and their respective successors" (as
-the governing law). One short read of the passage's sentence alone, asked whether it states the point's own
-subject (:attr:`PointQuestion.check`), gives P(yes) (the reader's probability of ``true``, renormalised over
-true and false); a point below :attr:`assistant.config.PipelineOptions.point_check_p` is left out, as a
+among them it answers from whatever clause is: "This agreement lasts for thirty (30) days" from a notice
+period. One short read of the passage's sentence alone, asked whether it states the point's own subject
+(:attr:`PointQuestion.check`), gives P(yes) (the reader's probability of ``true``, renormalised over true and
+false); a point below its bar (:func:`~assistant.ttrag.compute.summarize.points.check_bar`) is left out, as a
 point the document does not state. The read is about 60 prompt tokens; chosen on CUAD dev contracts
-(``benchmarks/summaries_cuad.py``).
+(``benchmarks/summaries_cuad.py``). The governing law has no check read: its point must name a jurisdiction
+(:attr:`PointQuestion.form`), which keeps what the check lost and leaves out what it caught ("This Agreement
+shall be governed by and inure to the benefit of the parties and their respective successors").
 """
 
 from __future__ import annotations
