@@ -142,14 +142,12 @@ class PipelineOptions:
             (:mod:`assistant.ttrag.compute.summarize.points`); False: the central-passage summary for every
             kind (categories right on 10 dev contracts 0.71 with, 0.15 without,
             ``benchmarks/results/summaries-cuad-dev.md``).
-        point_check_p: a summary point with a check (a contract's term, a report's
-            recommendations) is read once more,
-            its cited sentence alone, and left out when P(the sentence states the point's subject) is below
-            this, or below its check's own lower bar (:func:`~assistant.ttrag.compute.summarize.points.check_bar`: a
-            contract's term, 0.3); 0 = no check read. 0.5 is the bar
-            of a report's recommendations: at 0.3, two dev reports would state "The report recommends a
-            recommendation from the U.S. Commission of Fine Arts." (P .50) and a rule's option (P .41); ~1-1.5 s a
-            checked point.
+        point_check_p: a summary point with a check (a report's recommendations) is read once more, its cited
+            sentence alone, and left out when P(the sentence states the point's subject) is below this; 0 = no
+            check read. At 0.3, two dev reports would state "The report recommends a recommendation from the U.S.
+            Commission of Fine Arts." (P .50) and a rule's option (P .41); ~1-1.5 s a checked point. A contract's
+            points have no check read: the term has its own P(found) bar, the governing law must name a
+            jurisdiction (:mod:`assistant.ttrag.compute.summarize.points`).
         point_evidence_tokens: ``evidence_tokens`` for a summary point that is searched (a contract's term and
             governing law, a report's findings): each passage read is cut to its sentences that bear most on the
             point's question; 0 = whole passages, the default: at 240, 10 CUAD dev contracts' summaries took 52 s

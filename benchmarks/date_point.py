@@ -1,13 +1,15 @@
 """The contract summary's Date point on the CUAD dev half, before and after dates are matched in any written
 form (assistant.text.dates): the same reader reply judged by the checks of each, side by side in one run.
 
-    .venv/bin/python benchmarks/date_point.py [--half dev] [--contracts N] [--form-check | --file-names]
+    .venv/bin/python benchmarks/date_point.py [--half dev] [--contracts N] [--form-check | --file-names | --found-p]
 
 ``--file-names`` compares the point read with its passages' file name in their headers (as before round four's
 session 11) against the product's read without it (:func:`~assistant.ttrag.compute.summarize.points.as_read`).
 ``--form-check`` compares instead the point as read (dates matched, as the product) with the point kept only
 when its sentence states a calendar date (:func:`assistant.text.dates.states_a_date`,
-``PointQuestion.form``), judged on the same reply.
+``PointQuestion.form``), judged on the same reply. ``--found-p`` reads the point once as the product does and
+prints each verdict with the read's P(found), and the P(found) of the right and of the wrong points: whether a
+bar on it (as the Term's, ``PointQuestion.found_p``) would separate them.
 
 For each contract with an Agreement Date row (present or absent), the Date point is read from the opening
 passages as the summary reads it (:func:`assistant.ttrag.pipeline._point`); **before** swaps the date
@@ -49,6 +51,7 @@ def main() -> None:
     ap.add_argument("--contracts", type=int, default=1000)
     ap.add_argument("--form-check", action="store_true", help="as read vs. kept only when it states a date")
     ap.add_argument("--file-names", action="store_true", help="passages read with their file's name vs. without")
+    ap.add_argument("--found-p", action="store_true", help="each point's verdict with its read's P(found)")
     args = ap.parse_args()
     contracts, _ = contract_set(args.data)
     store = ModelStore(Settings())
@@ -57,6 +60,7 @@ def main() -> None:
     date = next(p for p in points.CONTRACT_POINTS if p.label == "Date")
     items = [it for it in load_items(args.data) if it.kind.name == "Agreement Date" and it.question.half == args.half]
     counts: Counter[tuple[str, str]] = Counter()
+    found_ps: dict[str, list[float]] = {}
     for it in items[:args.contracts]:
         doc, _ = contracts.read(it.question)
         ctx = build_context([doc], store.tokenizer())
@@ -74,6 +78,17 @@ def main() -> None:
                 verdicts.append(verdict)
             print(f"{it.contract[:40]} {it.label or '(absent)'}: as read {verdicts[0]}, date form {verdicts[1]}"
                   f" | {found.sentence if found else ''}", flush=True)
+            continue
+        if args.found_p:
+            run = pipeline._Run(lambda e: None, threading.Event())
+            found = pipeline._point(ctx, date, models, point_opts, run)
+            p = next((s.get("found_p") for s in run.trace if s.get("stage") == "answer"), None)
+            verdict = "left out" if not found else "right" if it.accepts(found.sentence, True) else "wrong"
+            counts[("as read", verdict)] += 1
+            if isinstance(p, float):
+                found_ps.setdefault(verdict, []).append(p)
+            print(f"{it.contract[:40]} {it.label or '(absent)'}: {verdict}, P(found) {p} | "
+                  f"{found.sentence[:80] if found else ''}", flush=True)
             continue
         if args.file_names:
             for when, named in (("file named", True), ("no file name", False)):
@@ -97,9 +112,11 @@ def main() -> None:
         print(f"{it.contract[:40]} {it.label or '(absent)'}: before {verdicts[0]}, after {verdicts[1]}", flush=True)
     print("\n| | right | wrong | left out |\n|---|---|---|---|")
     whens = ("as read", "date form") if args.form_check else ("file named", "no file name") if args.file_names \
-        else ("before", "after")
+        else ("as read",) if args.found_p else ("before", "after")
     for when in whens:
         print(f"| {when} | " + " | ".join(str(counts[(when, v)]) for v in ("right", "wrong", "left out")) + " |")
+    for verdict, ps in sorted(found_ps.items()):
+        print(f"\nP(found) of the points {verdict}: " + ", ".join(f"{p:.4f}" for p in sorted(ps)))
 
 
 if __name__ == "__main__":

@@ -3,14 +3,15 @@
 
     .venv/bin/python benchmarks/point_loss.py [--point Term] [--half dev] [--contracts N]
         [--set NAME=VALUE ...] [--against NAME=VALUE ...] [--retrieval] [--out PATH]
-    .venv/bin/python benchmarks/point_loss.py --bars RESULTS.json [RESULTS.json ...]
+    .venv/bin/python benchmarks/point_loss.py --bars RESULTS.json [RESULTS.json ...] [--signal found_p]
 
 Each point is read as the summary reads it (:func:`assistant.ttrag.pipeline._point`: the point's question
 searched, re-ranked, its top passages read once, no rewrite, no fallback; the cited sentence checked), and
 falls in the first row that holds it. A contract whose clause the lawyers labelled: right (the point shown is
 the lawyers' answer, by the cuad task's judge); the reader's reply was right but a check of the ask withheld it
 (which); right but the point's own check read withheld it (P below its bar), or its cited sentence taken for
-another clause's (``PointQuestion.other_clause``); the gold clause not
+another clause's (``PointQuestion.other_clause``), or its P(found) below the point's bar
+(``PointQuestion.found_p``); the gold clause not
 in the pre-filter's short list; not among the passages read; read only in part; read whole and the reader
 wrong or silent. Each loss is split into "left out" and "stated wrong". A contract without the clause:
 "left out" (right) or "invented".
@@ -22,7 +23,8 @@ in seconds a contract.
 
 ``--bars RESULTS.json ...`` reads nothing: each point's verdict at several bars of its check read's P(yes)
 (``point_check_p``), counted from runs made with every point shown (``--set point_check_p=1e-9``) or at the
-shipped bar (a point the check withheld is counted as its row says: right or not).
+shipped bar (a point the check withheld is counted as its row says: right or not); with ``--signal found_p``,
+at several bars of its read's P(found) (``PointQuestion.found_p``), of the points each run stated.
 
 ``--against`` reads each point a second time with those settings changed, right after the first, so a
 change is judged on the same contracts in one run: a column each, per contract too.
@@ -70,10 +72,12 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
     by_id = {c.id: c for c in ctx.chunks}
     candidates: list[Chunk] = []
     read: list[Chunk] = []
-    raw_text, raw_found, reason, found_p, other = "", False, "", None, ""
+    raw_text, raw_found, reason, found_p, other, unsure = "", False, "", None, "", ""
     for step in run.trace:
         if step["stage"] == "point_other_clause":  # the cited sentence is another clause's (PointQuestion.other_clause)
             other = str(step["snippet"])
+        if step["stage"] == "point_unsure":  # P(found) below the point's bar (PointQuestion.found_p)
+            unsure = strip_markers(str(step["sentence"]))
         if step["stage"] == "prefilter":  # every search's short list (the question's, a worded clause's)
             candidates += [by_id[int(h["chunk"])] for h in step["hits"]]  # type: ignore[attr-defined]
         elif step["stage"] == "conditional":
@@ -84,8 +88,7 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
             raw_found = fields.get("found") is not False and bool(short)
             raw_text = strip_markers(str(fields.get("answer") or "")) or short
             reason, found_p = str(step.get("reason", "")), step.get("found_p")
-    bar = points.check_bar(point, opts.point_check_p)
-    shown = found is not None and (found.check_p is None or found.check_p >= bar)
+    shown = found is not None and (found.check_p is None or found.check_p >= opts.point_check_p)
     sentence = found.sentence if found is not None else ""
     right = shown and it.accepts(sentence, True)
     spans = gold_spans(ctx.documents[0].text, it.clauses) if it.present else ()
@@ -99,6 +102,8 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
             row = "reader right, the point's check withheld it"
         elif other and raw_found and it.accepts(raw_text, True):
             row = "reader right, its cited sentence taken for another clause's"
+        elif unsure and it.accepts(unsure, True):
+            row = "reader right, its P(found) below the point's bar"
         elif raw_found and it.accepts(raw_text, True) and found is None:
             row = f"reader right, a check of the ask withheld it ({reason.split(' (')[0] or '?'})"
         elif spans and gold_cover(candidates, spans) <= 0:
@@ -112,7 +117,7 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
         else:
             row = f"gold read whole, reader wrong; {how}"
     return {"row": row, "verdict": "left out" if not shown else "right" if right else "wrong",
-            "sentence": sentence, "other_clause": other,
+            "sentence": sentence, "other_clause": other, "unsure": unsure,
             "cited": [[c.start, c.end, c.id] for c in found.cited] if found is not None else [],
             "raw": raw_text[:300], "raw_found": raw_found, "found_p": found_p,
             "check_p": None if found is None else found.check_p, "seconds": round(seconds, 1),
@@ -140,9 +145,14 @@ def retrieval(ctx: Context, point: points.PointQuestion, models: pipeline.Models
     return out
 
 
-def bar_table(paths: list[Path],
-              bars: tuple[float, ...] = (0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)) -> list[str]:
-    """Right / wrong / left out (labelled) and invented (absent) of each run's points at each bar, and in all."""
+CHECK_BARS = (0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
+FOUND_BARS = (0, 0.9, 0.93, 0.94, 0.95, 0.955, 0.96, 0.97)
+
+
+def bar_table(paths: list[Path], bars: tuple[float, ...] = CHECK_BARS, signal: str = "check_p") -> list[str]:
+    """Right / wrong / left out (labelled) and invented (absent) of each run's points at each bar of ``signal``
+    (``check_p``: the check read's P(yes), a point the run's own bar withheld counted as its row says;
+    ``found_p``: the point's read's P(found), of the points the run stated), and in all."""
     runs = {p.stem: json.loads(p.read_text())["rows"] for p in paths}
     lines = ["| bar | " + " | ".join(f"{name}: right / wrong / left out, invented" for name in runs) +
              " | right, all | wrong facts, all |", "|---" * (3 + len(runs)) + "|"]
@@ -153,9 +163,9 @@ def bar_table(paths: list[Path],
             for r in rows:
                 g = r["base"]
                 verdict = g["verdict"]
-                if verdict == "left out" and g["sentence"] and g["check_p"] is not None:  # withheld at the run's bar
+                if signal == "check_p" and verdict == "left out" and g["sentence"] and g["check_p"] is not None:
                     verdict = "right" if g["row"].startswith("reader right, the point's check") else "wrong"
-                if verdict != "left out" and g["check_p"] is not None and g["check_p"] < bar:
+                if verdict != "left out" and g[signal] is not None and g[signal] < bar:
                     verdict = "left out"
                 c[(r["label"] != "(absent)", verdict)] += 1
             invented = c[(False, "wrong")] + c[(False, "right")]
@@ -177,11 +187,13 @@ def main() -> None:
                     help="a setting changed for a second read of each point")
     ap.add_argument("--retrieval", action="store_true", help="no reads: where the gold clause is found, per search")
     ap.add_argument("--bars", nargs="+", type=Path, default=None, metavar="RESULTS.json",
-                    help="no reads: the verdicts of these runs' points at several check bars")
+                    help="no reads: the verdicts of these runs' points at several bars of --signal")
+    ap.add_argument("--signal", choices=("check_p", "found_p"), default="check_p",
+                    help="the P a --bars table bars: the check read's P(yes) or the point read's P(found)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
     if args.bars:
-        print("\n".join(bar_table(args.bars)))
+        print("\n".join(bar_table(args.bars, FOUND_BARS if args.signal == "found_p" else CHECK_BARS, args.signal)))
         return
     contracts, _ = contract_set(args.data)
     store = ModelStore(Settings())

@@ -82,10 +82,10 @@ def test_a_filed_exhibits_confidential_treatment_notice_is_side_matter() -> None
     assert not is_boilerplate("The Distributor shall treat the price list as confidential information.")
 
 
-def test_a_point_read_from_another_clause_is_left_out_by_its_check_or_its_form(tokenizer: object) -> None:
-    """The reader answers a point from whatever clause it was given: a notice period as the term is left out by
-    the term's check read (the cited sentence read alone), a successors clause as the governing law by its form
-    (it names no jurisdiction), with or without the check."""
+def test_a_point_read_from_another_clause_is_left_out_when_unsure_or_by_its_form(tokenizer: object) -> None:
+    """The reader answers a point from whatever clause it was given: a notice period as the term is left out when
+    the read's P(found) is below the term's bar (0.95: on CUAD dev the right terms were read surer than the
+    made-up ones), a successors clause as the governing law by its form (it names no jurisdiction)."""
     from assistant.ttrag.compute.summarize.pointcheck import check_point
 
     text = ("SUPPLY AGREEMENT\nThis Agreement is made between Acme Corp. (\"Seller\") and Beta LLC (\"Buyer\").\n"
@@ -93,25 +93,31 @@ def test_a_point_read_from_another_clause_is_left_out_by_its_check_or_its_form(t
             "respective successors and assigns.\n8. Notices. A notice takes effect thirty (30) days after it is "
             "sent.\n")
 
-    def reply(r: GenerationRequest) -> str:
-        if r.purpose == "point_check":  # the check read sees the cited sentence alone
-            return json.dumps({"states": "agreement runs" in r.user.split("Task:")[0]})
-        if "law" in r.user.split("Question:")[-1]:
-            return json.dumps({"found": True, "passage": 1, "short_answer": "the parties and their successors",
-                               "answer": "This Agreement shall be governed by and inure to the benefit of the "
-                                         "parties and their respective successors and assigns."})
-        if "How long" in r.user.split("Question:")[-1]:
-            return json.dumps({"found": True, "passage": 1, "short_answer": "thirty (30) days",
-                               "answer": "A notice takes effect thirty (30) days after it is sent."})
-        return json.dumps({"found": False, "passage": 1, "short_answer": "", "answer": ""})
+    def summary(term_found_p: float) -> str:
+        def reply(r: GenerationRequest) -> str:
+            generator.boolean_probs = []
+            if "law" in r.user.split("Question:")[-1]:
+                generator.boolean_probs = [0.99]
+                return json.dumps({"found": True, "passage": 1, "short_answer": "the parties and their successors",
+                                   "answer": "This Agreement shall be governed by and inure to the benefit of the "
+                                             "parties and their respective successors and assigns."})
+            if "How long" in r.user.split("Question:")[-1]:
+                generator.boolean_probs = [term_found_p]
+                return json.dumps({"found": True, "passage": 1, "short_answer": "thirty (30) days",
+                                   "answer": "A notice takes effect thirty (30) days after it is sent."})
+            return json.dumps({"found": False, "passage": 1, "short_answer": "", "answer": ""})
 
-    ctx = build_context([_doc(text)], tokenizer)
-    summary = summarize_by_kind(ctx, Models(ScriptedGenerator(reply), None, None))
-    assert summary is not None and "Term" not in summary.text  # the notice period is no term: checked, left out
-    assert "Governing law" not in summary.text  # the successors clause names no law: left out by its form
-    unchecked = summarize_by_kind(ctx, Models(ScriptedGenerator(reply), None, None), PipelineOptions(point_check_p=0))
-    assert unchecked is not None and "Term: A notice takes effect thirty (30) days" in unchecked.text
-    assert "Governing law" not in unchecked.text
+        generator = ScriptedGenerator(reply)
+        result = summarize_by_kind(build_context([_doc(text)], tokenizer), Models(generator, None, None))
+        assert result is not None
+        assert not any(r.purpose == "point_check" for r in generator.requests)  # no contract point needs a check read
+        return result.text
+
+    unsure, sure = summary(0.92), summary(0.97)
+    assert "Term" not in unsure and "Term: A notice takes effect thirty (30) days" in sure
+    assert "Governing law" not in unsure and "Governing law" not in sure  # the successors clause names no law
+    term = next(p for p in points.CONTRACT_POINTS if p.label == "Term")
+    assert term.found_p == points.TERM_FOUND_P == 0.95 and not term.check
     law = next(p for p in points.CONTRACT_POINTS if p.label == "Governing law")
     assert law.form == "jurisdiction" and not law.check
     for named in ("This Agreement is governed by the laws of the State of New York.", "the laws of the PRC",
@@ -498,15 +504,3 @@ def test_a_survival_clause_read_as_the_term_is_left_out(tokenizer: object, embed
                    "Upon expiration of the Initial Term, this Agreement shall renew for successive one-year terms.",
                    "This Agreement shall remain in effect until terminated by either party on 30 days' notice."):
         assert not points.AFTER_THE_END.search(clause), clause
-
-
-def test_a_contracts_checks_have_their_own_lower_bar() -> None:
-    """The check read's P(yes) depends on the check's wording: a contract's term is left out below 0.3 (chosen on
-    CUAD dev), a report's recommendations below the setting (0.5), and a lower setting (a benchmark showing every
-    point) lowers every bar."""
-    term = next(p for p in points.CONTRACT_POINTS if p.label == "Term")
-    recommendations = next(p for p in points.REPORT_POINTS if p.label == "Recommendations")
-    setting = PipelineOptions().point_check_p
-    assert points.check_bar(term, setting) == 0.3 < setting
-    assert points.check_bar(recommendations, setting) == setting == 0.5
-    assert points.check_bar(term, 1e-9) == points.check_bar(recommendations, 1e-9) == 1e-9

@@ -573,8 +573,7 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
             run.note("summary_point", label=point.label, found=found is not None,
                      seconds=round(time.perf_counter() - t0, 2), sentence=found.sentence if found else "",
                      check_p=None if found is None or found.check_p is None else round(found.check_p, 4))
-            bar = points.check_bar(point, opts.point_check_p)
-            if found is None or (found.check_p is not None and found.check_p < bar):
+            if found is None or (found.check_p is not None and found.check_p < opts.point_check_p):
                 continue
             state(replace(found, cited=tuple(replace(c, id=original[c.id]) for c in found.cited)), doc)
         if not gist:
@@ -623,6 +622,10 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         if not result.found or result.reading is None:
             return None
         reading, chunks = result.reading, result.chunks
+        if point.found_p and reading.found_p is not None and reading.found_p < point.found_p:
+            run.trace.append({"stage": "point_unsure", "label": point.label, "found_p": reading.found_p,
+                              "sentence": reading.sentence})
+            return None  # the reader is less sure than it is of the point's right answers (PointQuestion.found_p)
     cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
     sentence = points.whole_point_sentence(reading.sentence, doc, cited)
     if not sentence or not points.has_form(sentence, point.form):
