@@ -21,7 +21,8 @@ from assistant.ttrag import passages
 from assistant.ttrag.context import build_context
 
 HERE = Path(__file__).resolve().parent
-#: the full stop of a name's or number's abbreviation (any of them: the ones passages knows, and more)
+#: the full stop of a name's or number's abbreviation: the instrument's own list, written apart from
+#: passages._ABBREVIATIONS so that the count is not taken with the fix's own list
 ABBREVIATION = re.compile(r"\b(?:Inc|Corp|Co|Ltd|No|Nos|Sec|Art|Mr|Mrs|Ms|Dr|Jr|St|U\.S|N\.A|S\.A|L\.P|L\.L\.C|"
                           r"L\.L\.P|e\.g|i\.e)\.\s*$", re.I)
 

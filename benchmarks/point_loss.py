@@ -76,9 +76,9 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
     for step in run.trace:
         if step["stage"] == "point_other_clause":  # the cited sentence is another clause's (PointQuestion.other_clause)
             other = str(step["snippet"])
-        if step["stage"] == "point_unsure":  # P(found) below the point's bar (PointQuestion.found_p)
+        elif step["stage"] == "point_unsure":  # P(found) below the point's bar (PointQuestion.found_p)
             unsure = strip_markers(str(step["sentence"]))
-        if step["stage"] == "prefilter":  # every search's short list (the question's, a worded clause's)
+        elif step["stage"] == "prefilter":  # every search's short list (the question's, a worded clause's)
             candidates += [by_id[int(h["chunk"])] for h in step["hits"]]  # type: ignore[attr-defined]
         elif step["stage"] == "conditional":
             read = [by_id[int(h["chunk"])] for h in step["hits"]]  # type: ignore[attr-defined]

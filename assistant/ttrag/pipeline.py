@@ -623,8 +623,7 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
             return None
         reading, chunks = result.reading, result.chunks
         if point.found_p and reading.found_p is not None and reading.found_p < point.found_p:
-            run.trace.append({"stage": "point_unsure", "label": point.label, "found_p": reading.found_p,
-                              "sentence": reading.sentence})
+            run.note("point_unsure", label=point.label, found_p=reading.found_p, sentence=reading.sentence)
             return None  # the reader is less sure than it is of the point's right answers (PointQuestion.found_p)
     cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
     sentence = points.whole_point_sentence(reading.sentence, doc, cited)
@@ -632,7 +631,7 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         return None
     snippet = cite(cited[:1], sentence, point.question, max_chars=600)[0].snippet  # the sentence cited
     if point.other_clause is not None and point.other_clause.search(snippet):
-        run.trace.append({"stage": "point_other_clause", "label": point.label, "snippet": snippet})
+        run.note("point_other_clause", label=point.label, snippet=snippet)
         return None  # e.g. a survival clause read as the term: another clause, whatever the reader made of it
     check_p = None
     if point.check and opts.point_check_p > 0:  # the cited sentence is read alone: is it about the point at all?
