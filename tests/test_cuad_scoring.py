@@ -146,6 +146,9 @@ def test_party_labels_drop_forms_terms_and_collective_entries() -> None:
     assert [sorted(p.name) for p in parties] == [["microgenics"], ["achaogen"]]
     assert parties_f1("Microgenics Corporation and Achaogen, Inc.", parties) == 1.0
     assert parties_f1("Achaogen", parties) == pytest.approx(2 / 3)
+    # a PDF's curly apostrophe is the label's straight one
+    reeds = label_parties('Reed\'s, Inc. ("Reed\'s"); Full Sail Brewing Company ("Company")')
+    assert parties_f1("Reed\u2019s, Inc. and Full Sail Brewing Company", reeds) == 1.0
 
 
 def test_expiry_as_date_term_or_perpetual() -> None:

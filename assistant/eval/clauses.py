@@ -228,7 +228,9 @@ _ALIASES = {"prc": "china", "english": "england", "german": "germany", "swiss": 
 
 
 def _fold(text: str) -> str:
-    """Lower case, accents and punctuation gone, single spaces."""
+    """Lower case, accents and punctuation gone, single spaces; a curly apostrophe is one ("Reed’s" as
+    "Reed's")."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
 

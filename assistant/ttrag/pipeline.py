@@ -600,11 +600,13 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
     """One point of a kind's summary read from ``ctx`` (one document), or None when it is not found."""
     doc = ctx.documents[0]
     if point.where == "preamble":
-        parties = points.preamble_parties(doc)
-        if len(parties) >= 2:  # both parties named, exactly as the preamble names them
-            return points.Point(point.label, points.parties_sentence(parties),
-                                tuple(dict.fromkeys(chunk_at(ctx, doc.source, p.start) for p in parties)))
-        point = replace(point, where="search")
+        # both parties named, exactly as the contract names them; none read by the reader: where the text names
+        # fewer than two, the reader named them wrong 4 times in 5 (benchmarks/results/preamble-parties-dev-read.md)
+        parties = points.contract_parties(doc)
+        if len(parties) < 2:
+            return None
+        return points.Point(point.label, points.parties_sentence(parties),
+                            tuple(dict.fromkeys(chunk_at(ctx, doc.source, p.start) for p in parties)))
     if point.where == "opening":
         chunks = _whole(ctx, points.opening_chunks(ctx.chunks, doc.source)[:opts.ce_top_k], opts)
         # read without the page furniture and the file's name: an SEC filing's footer on every page ("Source:

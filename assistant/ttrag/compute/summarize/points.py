@@ -10,8 +10,9 @@ so each point is a cited answer and a point the document does not state is left 
 Two kinds of point need no search:
 
 - the **parties** are the names the preamble defines by a quoted term ("Digicorp, Inc. ... (the
-  "Company")"), read exactly from the text (:func:`preamble_parties`); no model call, so the first point
-  is shown at once;
+  "Company")"), else names by label ("Party A: ..."), else the companies that sign it, read exactly from the
+  text (:func:`contract_parties`); no model call, so the first point is shown at once, and left out where the
+  text names fewer than two (the reader, asked instead, named them wrong four times in five);
 - the **subject** and the **date** are stated where a contract opens (its title, preamble and recitals):
   both are read from the same opening passages, so the second read reuses the reader's cache of the
   passages (the prompt starts with them) and costs little more than its question.
@@ -37,7 +38,6 @@ from typing import Literal
 from assistant.records import Chunk, Document
 from assistant.text.dates import states_a_date as states_a_date  # a point's ``date`` form
 from assistant.text.places import names_a_jurisdiction
-from assistant.ttrag.aliases import DEFINITION_OPENING
 from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
 from assistant.ttrag.compute.summarize.central import central_sentences
 from assistant.ttrag.compute.summarize.sidematter import side_spans
@@ -52,7 +52,8 @@ Where = Literal["preamble", "opening", "search"]
 @dataclass(frozen=True)
 class PointQuestion:
     """One point of a kind's summary: its ``label`` ("Governing law"), the ``question`` asked, ``where``
-    the answer is read (``preamble``: the parties defined there, no model call; ``opening``: the opening
+    the answer is read (``preamble``: the parties the text names, :func:`contract_parties`, no model call, and
+    none read by the reader; ``opening``: the opening
     passages only; ``search``: the whole question-answering path), whether it is in the ``gist`` (a new
     mail's one line), whether only ``in detail`` asks it, the ``check`` a found point's cited sentence is
     read against (:mod:`~assistant.ttrag.compute.summarize.pointcheck`; '' none), the ``form`` its sentence
@@ -168,8 +169,11 @@ _PREAMBLE_END = re.compile(r"\b(?:WHEREAS|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|
                            r"NOW,? THEREFORE|IN CONSIDERATION)\b"
                            r"|\n\s*(?:Section|SECTION|Article|ARTICLE)\s+(?:1|I|One)\b|\n\s*1\.\s")
 # a quoted definition: (the "Company"), ("Licensee"), (hereinafter referred to as "Seller"), (herein "Go Call"),
-# (hereafter "GINARES"), (herein referred to as "Principal")
-_DEFINITION = re.compile(DEFINITION_OPENING + r"([A-Z][\w .&'-]{0,40}?)[\"\u201d](?=\s*\)|\s*,|\s+and\b|\s+or\b)")
+# (hereafter "GINARES"), (herein referred to as "Principal"), in single or curly quotes, "the" inside them
+# ("(‘the Manufacturer’)"), an apostrophe in the term ("(“Reed’s”)")
+_DEFINITION = re.compile(r"\((?:here(?:in(?:after)?|after),?\s+(?:(?:referred\s+to|called|known)\s+as\s+|called\s+)?)?"
+                         r"(?:the\s+)?[\"\u201c\u2018'](?:the\s+)?([A-Z][\w .&'\u2019-]{0,40}?)[\"\u201d\u2019']"
+                         r"(?=\s*\)|\s*,|\s+and\b|\s+or\b)")
 _LEGAL_FORM = (r"(?:Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|Co|Corp|Corporation|Company|LP|L\.P|LLP|PLC|S\.A|SA|"
                r"AG|GmbH|B\.V|BV|N\.V|NV|S\.p\.A|SpA|Pty|Pte|AB|Oy|KG|SE|SARL|S\.L|Trust|Bank|University|Association|"
                r"Partnership|Group|Holdings|Funds?)\b\.?")
@@ -263,7 +267,8 @@ def preamble_parties(doc: Document) -> list[Party]:
         # it ("PreCheck Health Services, Inc.")
         runs = [r for r in _RUN.finditer(window) if not _THE.search(window, max(0, r.start() - 5), r.start())
                 and (not _NOT_A_PARTY.search(r.group()) or _FORMED.search(r.group()))]
-        formed = [r for r in runs if _FORMED.search(r.group()) and not _ONLY_FORM.match(r.group())]
+        formed = [r for r in runs if (_FORMED.search(r.group()) or _FORMED.search(_first_line(r.group())))
+                  and not _ONLY_FORM.match(r.group())]
         plain = [r for r in runs if len(re.findall(r"\b[A-Z]", r.group())) <= 8 and
                  not _OF.search(window, max(0, r.start() - 4), r.start())]
         described = [r for r in plain if len(re.findall(r"\b[A-Z]", r.group())) >= 2 and
@@ -275,13 +280,157 @@ def preamble_parties(doc: Document) -> list[Party]:
         if not candidates:
             continue
         best = candidates[0]
-        name = re.sub(r"^(?:And|By|Between|With)\s+", "", re.sub(r"\s+", " ", _own_line(window, best)).strip(" ,"))
+        said = _own_line(window, best)
+        if best in formed and not _FORMED.search(best.group()):  # "... HOLDING LIMITED" over its address's "Unit"
+            said = _first_line(best.group())
+        name = re.sub(r"^(?:And|By|Between|With)\s+", "", re.sub(r"\s+", " ", said).strip(" ,"))
         if any(p.name == name or p.term == m.group(1) for p in out):
             continue
         out.append(Party(name, m.group(1), lo + best.start()))
         if len(out) >= MAX_PARTIES:
             break
     return out
+
+
+# a party named by its label, as contracts drawn up in China and elsewhere do: "Party A: JingWei HengTong
+# Technology (ShenZhen) Co., Ltd."
+_LABELLED = re.compile(r"\bParty\s+([A-D]|One|Two|Three|I{1,3})\s*[:\uff1a]\s*")
+# where the parties sign: "IN WITNESS WHEREOF, the parties hereto have caused this Agreement to be executed ..."
+_WITNESS = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b", re.I)
+SIGNATURE_CHARS = 1500  # characters after "IN WITNESS WHEREOF" in which the signing parties are named
+_CAPS_WORD = r"\b[A-Z][A-Z0-9&.'\u2019-]+(?![a-z])"
+# a name in capitals, a legal form of any case after it: "SEATTLE SOFTWARE DEVELOPERS, Inc."
+_CAPITALS = re.compile(rf"{_CAPS_WORD}(?:,?[ \t]+(?:{_CAPS_WORD}|&))*(?:,?\s+(?i:{_LEGAL_FORM}))?$")
+
+
+def contract_parties(doc: Document) -> list[Party]:
+    """The parties of a contract, read from its text with no model call: the quoted definitions of its preamble
+    (:func:`preamble_parties`), else the parties it names by label ("Party A: ..."), else the companies that
+    sign it (:func:`signing_parties`); the first of these that names two or more (empty: none does)."""
+    for read in (preamble_parties, labelled_parties, signing_parties):
+        parties = read(doc)
+        if len(parties) >= 2:
+            return parties
+    return []
+
+
+def labelled_parties(doc: Document) -> list[Party]:
+    """The parties ``doc`` names by label where it opens ("Party A: Xi'an Zhonghong New Energy Technology Co.,
+    Ltd."; within :data:`PREAMBLE_SEARCH`), each label once, its term the label ("Party A"). The name runs to
+    the last legal form of the label's line ("Party A: JingWei HengTong Technology (ShenZhen) Co., Ltd. (...)")."""
+    out: list[Party] = []
+    for m in _LABELLED.finditer(doc.text, 0, PREAMBLE_SEARCH):
+        term = f"Party {m.group(1)}"
+        line = doc.text[m.end():m.end() + 150].split("\n")[0]
+        forms = [f for f in re.finditer(rf"\b{_LEGAL_FORM}(?=\s|\(|,|;|$)", line, re.I)
+                 if not re.search(r"[:;]", line[:f.start()])]
+        name = re.sub(r"\s+", " ", line[:forms[-1].end()]).strip(" ,") if forms else ""
+        if re.match(r"[A-Z]", name) and not _ONLY_FORM.match(name) and \
+                all(p.term != term and p.name != name for p in out):
+            out.append(Party(name, term, m.end()))
+    return out[:MAX_PARTIES]
+
+
+def signing_parties(doc: Document) -> list[Party]:
+    """The companies that sign ``doc``: the names a legal form ends (:data:`_LEGAL_FORM`) in the signature block
+    after its last "IN WITNESS WHEREOF" (at most :data:`SIGNATURE_CHARS`, up to a schedule or exhibit that
+    follows), each once, in order, with no term; empty when more than :data:`MAX_PARTIES` sign or signature lines
+    go on past what is read (a part of the list is not "the parties"). A name is read from its own line ("By:
+    PPD GP, LLC" signs for a party, a title on the line before is no part of it) or from its table column (a
+    two-column block "SEATTLE SOFTWARE | PELICAN DELIVERS INC." over "DEVELOPERS, Inc. | By: ..."); a page's
+    running header or footer is not a name (:func:`~.sidematter.side_spans`)."""
+    starts = [m.end() for m in _WITNESS.finditer(doc.text)]
+    if not starts:
+        return []
+    start = starts[-1]
+    window = doc.text[start:start + SIGNATURE_CHARS]
+    end = _AFTER_SIGNATURES.search(window)
+    if end is None and _SIGNING.search(doc.text, start + SIGNATURE_CHARS, start + SIGNATURE_CHARS + 500):
+        return []  # the block runs on past what is read: some who sign would be missed
+    furniture = side_spans(doc)
+    lines = []
+    pos = start
+    for raw in window[:end.start() if end else len(window)].splitlines(keepends=True):
+        if not any(a <= pos < b for a, b in furniture):
+            lines.append(raw.strip())
+        pos += len(raw)
+    out: list[Party] = []
+    for block in _columns(lines):
+        for m in _RUN.finditer(block):
+            if _SIGNS_FOR.search(block, max(0, m.start() - 12), m.start()):
+                continue
+            name = _formed_name(_name_lines(m.group()))
+            if name is None or _THE.search(block, max(0, m.start() - 5), m.start()) or \
+                    any(_fold_name(p.name) == _fold_name(name) for p in out):
+                continue
+            at = doc.text.find(name.split()[0], start)
+            out.append(Party(name, "", at if at >= 0 else start))
+    return out if len(out) <= MAX_PARTIES else []
+
+
+# where a signature block ends: a schedule, exhibit or annex after it
+_AFTER_SIGNATURES = re.compile(r"^\s*(?:SCHEDULE|EXHIBIT|APPENDIX|ANNEX|ATTACHMENT|Schedule|Exhibit|Appendix|Annex|"
+                               r"Attachment)\b", re.M)
+# a signature line
+_SIGNING = re.compile(r"\bBy\s*:|/s/|\bon behalf of\b", re.I)
+# one who signs for a party, not a party: "By: PPD GP, LLC", "Its: General Partner"
+_SIGNS_FOR = re.compile(r"\b(?:By|Its|Name|Title)\s*:?\s*$")
+
+
+def _columns(lines: Sequence[str]) -> list[str]:
+    """The text of a signature block's ``lines`` with a table's columns read one after the other: consecutive
+    lines of as many ``|``-separated cells are read column by column ("A1 | B1", "A2 | B2" -> "A1 A2", "B1
+    B2"); a line outside a table is a block of its own."""
+    blocks: list[str] = []
+    rows: list[list[str]] = []
+    for line in [*lines, ""]:
+        cells = [c.strip() for c in line.split("|")]
+        if rows and len(cells) != len(rows[0]):
+            blocks.extend("\n".join(r[i] for r in rows) for i in range(len(rows[0])))
+            rows = []
+        if len(cells) > 1:
+            rows.append(cells)
+        elif line:
+            blocks.append(line)
+    return blocks
+
+
+def _name_lines(run: str) -> str:
+    """A run of capitalised words that spans lines, from the line the name starts on: lines before the last
+    are kept while they are in capitals ("SEATTLE SOFTWARE" over "DEVELOPERS, Inc."), not a title's ("Sr.
+    Vice President" over "PPD Development, LP")."""
+    lines = run.split("\n")
+    first = len(lines) - 1
+    while first > 0 and _CAPITALS.fullmatch(lines[first - 1].strip()):
+        first -= 1
+    return " ".join(lines[first:])
+
+
+def _formed_name(text: str) -> str | None:
+    """The company name ``text`` starts with, up to its last legal form (:data:`_LEGAL_FORM`): "PELICAN
+    DELIVERS INC. By: /s/ Dave" -> "PELICAN DELIVERS INC."; its capitals alone where a mixed-case label leads
+    ("Developer SEATTLE SOFTWARE DEVELOPERS, Inc." -> "SEATTLE SOFTWARE DEVELOPERS, Inc."); None where no
+    legal form ends a capitalised run there, or the run is the form alone."""
+    run = _RUN.match(text.strip())
+    if run is None:
+        return None
+    forms = list(re.finditer(rf"\b{_LEGAL_FORM}", run.group(), re.I))
+    if not forms:
+        return None
+    name = run.group()[:forms[-1].end()].strip(" ,")
+    caps = _CAPITALS.search(name)
+    if caps is not None and caps.start() > 0 and len(caps.group().split()) >= 2:
+        name = name[caps.start():]
+    return None if _ONLY_FORM.match(name) else re.sub(r"\s+", " ", name)
+
+
+def _fold_name(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _first_line(text: str) -> str:
+    """``text``'s first line, less a trailing comma."""
+    return text.split("\n")[0].rstrip(" ,")
 
 
 def _own_line(window: str, run: re.Match[str]) -> str:
@@ -297,9 +446,9 @@ def _own_line(window: str, run: re.Match[str]) -> str:
 
 def parties_sentence(parties: Sequence[Party]) -> str:
     """'Digicorp, Inc. (the "Company") and Rudolph Productions LLC (the "Content Provider").'"""
-    names = [f'{p.name.rstrip(",")} (the "{p.term}")' for p in parties]
+    names = [f'{p.name.rstrip(",")} (the "{p.term}")' if p.term else p.name.rstrip(",") for p in parties]
     joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return joined + "."
+    return joined if joined.endswith(".") else joined + "."
 
 
 def opening_chunks(chunks: Sequence[Chunk], source: str, limit: int = OPENING_CHARS) -> list[Chunk]:
