@@ -40,7 +40,8 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=HERE.parents[1] / "shared" / "data")
     ap.add_argument("--half", choices=("dev", "test"), default="dev")
     ap.add_argument("--contracts", type=int, default=60)
-    ap.add_argument("--read", action="store_true", help="take the point as the summary does where the text gives too few parties")
+    ap.add_argument("--read", action="store_true",
+                    help="take the point as the summary does where the text gives too few parties")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
     store = ModelStore(Settings()) if args.read else None
