@@ -51,21 +51,19 @@ Where = Literal["preamble", "opening", "search"]
 
 @dataclass(frozen=True)
 class PointQuestion:
-    """One point of a kind's summary: its ``label`` ("Governing law"), the ``question`` asked, ``where``
-    the answer is read (``preamble``: the parties the text names, :func:`contract_parties`, no model call, and
-    none read by the reader; ``opening``: the opening
-    passages only; ``search``: the whole question-answering path), whether it is in the ``gist`` (a new
-    mail's one line), whether only ``in detail`` asks it, the ``check`` a found point's cited sentence is
-    read against (:mod:`~assistant.ttrag.compute.summarize.pointcheck`; '' none), the ``form`` its sentence
-    must have (``date``: it states a date, :func:`assistant.text.dates.states_a_date`; ``jurisdiction``: it
-    names a country or state, :func:`assistant.text.places.names_a_jurisdiction`; '' any) and, for a
-    searched point, the text its passages are ``search``-ed with instead of the question: the clause as the
-    document words it (HyDE's idea, Gao et al. 2022, "Precise Zero-Shot Dense Retrieval without Relevance
-    Labels", written once instead of generated per ask; '' the question). ``found_p``: a searched point whose
-    read gave a lower P(found) (the reader's probability that the passages answer) is left out (0: the ask's
-    own decision alone; a backend that reports no probability: no bar). ``other_clause`` matches a cited
-    sentence that belongs to another clause than the point's, whatever the reader made of it (the term's
-    :data:`AFTER_THE_END`): the point is left out."""
+    """One point of a kind's summary: its ``label`` ("Governing law"), the ``question`` asked, ``where`` the answer
+    is read (``preamble``: the parties the text names, :func:`contract_parties`, no model call and none asked of the
+    reader; ``opening``: the opening passages only; ``search``: the whole question-answering path), whether it is in
+    the ``gist`` (a new mail's one line), whether only ``in detail`` asks it, the ``check`` a found point's cited
+    sentence is read against (:mod:`~assistant.ttrag.compute.summarize.pointcheck`; '' none), the ``form`` its
+    sentence must have (``date``: it states a date, :func:`assistant.text.dates.states_a_date`; ``jurisdiction``: it
+    names a country or state, :func:`assistant.text.places.names_a_jurisdiction`; '' any) and, for a searched point,
+    the text its passages are ``search``-ed with instead of the question: the clause as the document words it
+    (HyDE's idea, Gao et al. 2022, "Precise Zero-Shot Dense Retrieval without Relevance Labels", written once
+    instead of generated per ask; '' the question). ``found_p``: a searched point whose read gave a lower P(found)
+    (the reader's probability that the passages answer) is left out (0: the ask's own decision alone; a backend that
+    reports no probability: no bar). ``other_clause`` matches a cited sentence that belongs to another clause than
+    the point's, whatever the reader made of it (the term's :data:`AFTER_THE_END`): the point is left out."""
 
     label: str
     question: str
