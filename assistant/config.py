@@ -175,6 +175,10 @@ class PipelineOptions:
             a contract's seven labelled parties, where it said "not found" before); +17% prompt tokens on a
             routed read, none on the rest (``benchmarks/results/loss-dev-opening-route-*-pairs.md``). Read with
             every question instead, answers found at once changed and the first token was 1.10x.
+        exact_parties: a question routed to a contract's parties (``opening_match``) is answered with the parties
+            its text names (:func:`assistant.ttrag.compute.summarize.points.contract_parties`, as its summary
+            states them), cited, with no model read, when it names two or more and every name the question gives
+            that the document holds is one of theirs; False: the reader reads them.
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -205,6 +209,7 @@ class PipelineOptions:
     point_top_k: int = 0
     opening_chars: int = DEFAULT_OPENING_CHARS
     opening_match: float = DEFAULT_OPENING_MATCH
+    exact_parties: bool = True
 
     def __post_init__(self) -> None:
         try:

@@ -236,7 +236,8 @@ def test_a_question_for_the_parties_reads_the_contracts_opening(tokenizer: objec
     def asked(question: str, **opts: object) -> tuple[Any, list[str]]:
         gen = ScriptedGenerator(script)
         answer = ask(ctx, question, Models(gen, embedder, encoder),  # type: ignore[arg-type]
-                     PipelineOptions(**{"router": False, "opening_chars": 700, **opts}))  # type: ignore[arg-type]
+                     PipelineOptions(**{"router": False, "opening_chars": 700, "exact_parties": False,  # the read
+                                        **opts}))  # type: ignore[arg-type]
         return answer, [r.user for r in gen.requests if r.purpose == "answer"]
 
     # the preamble shares few words with the question: the three passages ranked best are clauses that say
@@ -272,7 +273,8 @@ def test_a_parties_reply_by_defined_terms_states_the_names_the_preamble_gives(to
                 shown = shown[:len(shown) - len(event.text)]
 
         answer = ask(ctx, question, Models(ScriptedGenerator(lambda r: by_terms), embedder, encoder),  # type: ignore[arg-type]
-                     PipelineOptions(**{"router": False, "opening_chars": 700, **opts}),  # type: ignore[arg-type]
+                     PipelineOptions(**{"router": False, "opening_chars": 700, "exact_parties": False,
+                                        **opts}),  # type: ignore[arg-type]
                      emit=on_event)
         return answer, shown
 
@@ -286,3 +288,25 @@ def test_a_parties_reply_by_defined_terms_states_the_names_the_preamble_gives(to
     # a question not for the parties keeps its reply as written
     answer, _ = asked("How long must each party keep the shipment records?")
     assert "Norhaven" not in answer.text
+
+
+def test_a_question_for_the_parties_is_answered_from_the_contracts_text(tokenizer: object, embedder: object,
+                                                                        encoder: object) -> None:
+    """Routed to a contract's parties, a question is answered with the parties its text names, as its summary
+    states them, cited, and no model read; a question naming someone the contract holds who is no party is
+    read as before."""
+    text = "\n".join([PREAMBLE, "Clause 0. The Supplier ships through Oskar Freight.", *CLAUSES])
+    ctx = build_context([Document("supply.txt", text, (Segment(text, page=1),), (0,))], tokenizer, chunk_tokens=40)
+    gen = ScriptedGenerator(lambda r: reply("Oskar", "The parties are Oskar and Calder.", 1))
+    models = Models(gen, embedder, encoder)  # type: ignore[arg-type]
+    answer = ask(ctx, "Who are the parties to this agreement?", models, PipelineOptions(router=False))
+    assert answer.found and answer.text == 'Norhaven Ltd (the "Buyer") and Calder GmbH (the "Supplier").'
+    assert not gen.requests and answer.sources[0].snippet.startswith("This Supply Agreement is made on")
+    assert any(s.get("stage") == "exact_parties" for s in answer.trace)
+    # the question names Oskar, whom the contract holds and who is no party: the reader reads
+    named = ask(ctx, "Who are the parties to the agreement with Oskar?", models, PipelineOptions(router=False))
+    assert gen.requests and any(s.get("stage") == "exact_parties" and s.get("skipped") for s in named.trace)
+    # off: the reader reads
+    gen.requests.clear()
+    ask(ctx, "Who are the parties to this agreement?", models, PipelineOptions(router=False, exact_parties=False))
+    assert gen.requests

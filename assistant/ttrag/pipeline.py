@@ -43,6 +43,7 @@ from assistant.ttrag.compute.summarize.oneline import lead_line
 from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.context import Context, chunk_at, restricted
 from assistant.ttrag.generate import Reading, cite, states_numbers, stream_answer
+from assistant.ttrag.grounding import terms
 from assistant.ttrag.rewrite import rewrite_query, translate_answer, translate_query
 
 #: The not-found reply in the languages whose questions are measured (one document, several), by ISO 639-1 code.
@@ -343,6 +344,10 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             if asks_opening is not None:
                 run.note("opening", point=asks_opening.label, cosine=asks_opening.cosine)
                 parties = _parties(ctx, ranked) if asks_opening.label == "Parties" else ()
+                exact = _exact_parties(ctx, question, ranked, run) \
+                    if asks_opening.label == "Parties" and opts.exact_parties else None
+                if exact is not None:
+                    return exact
         chunks = _with_opening(ctx, ranked, opts) if asks_opening is not None else ranked
         if attempt == 0 and chunks:  # something to look at while the reader reads: the best passage
             run.emit(Preview(cite(chunks[:1], "", question)[0]))
@@ -419,6 +424,34 @@ def _parties(ctx: Context, ranked: list[Chunk]) -> tuple[tuple[str, str], ...]:
     (:func:`points.preamble_parties`, as a contract summary names them)."""
     doc = _document(ctx, ranked[0].source) if ranked else None
     return tuple((p.name, p.term) for p in points.preamble_parties(doc)) if doc is not None else ()
+
+
+def _exact_parties(ctx: Context, question: str, ranked: list[Chunk], run: _Run) -> _Result | None:
+    """A question for a contract's parties answered from its text with no model read: the parties the document
+    the best of ``ranked`` comes from names (:func:`points.contract_parties`), cited where it names them. None
+    when it names fewer than two; when it holds several contracts (signed more than twice: the first
+    preamble's parties need not be those asked about); or when the question gives a name the document holds
+    that is none of theirs ("Who are the parties to the agreement with Eurofarma?"): a capitalised word, not the
+    question's first, that the document never writes in lower case."""
+    doc = _document(ctx, ranked[0].source) if ranked else None
+    found = points.contract_parties(doc) if doc is not None else []
+    if doc is None or len(found) < 2 or len(points.WITNESS.findall(doc.text)) > 2:
+        return None
+    theirs = {w for p in found for w in terms(f"{p.name} {p.term}")}
+    words = re.findall(r"\b[A-Z][\w&'-]+", question.strip())[1:]
+    names = [w for w in words if w.lower() not in _CONTRACT_WORDS and re.search(rf"\b{re.escape(w)}\b", doc.text)
+             and not re.search(rf"\b{re.escape(w.lower())}\b", doc.text)]
+    if any(not terms(w) <= theirs for w in names):
+        run.note("exact_parties", skipped="the question names someone else", names=names)
+        return None
+    text = points.parties_sentence(found)
+    run.note("exact_parties", parties=[p.name for p in found])
+    run.text(text)
+    return _Result(text, True, list(dict.fromkeys(chunk_at(ctx, doc.source, p.start) for p in found)), [])
+
+
+# words a question capitalises that name no one ("Who are the Parties to this Agreement?")
+_CONTRACT_WORDS = frozenset("agreement contract party parties company companies this the".split())
 
 
 def _with_opening(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chunk]:

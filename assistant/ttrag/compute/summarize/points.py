@@ -294,7 +294,7 @@ def preamble_parties(doc: Document) -> list[Party]:
 # Technology (ShenZhen) Co., Ltd."
 _LABELLED = re.compile(r"\bParty\s+([A-D]|One|Two|Three|I{1,3})\s*[:\uff1a]\s*")
 # where the parties sign: "IN WITNESS WHEREOF, the parties hereto have caused this Agreement to be executed ..."
-_WITNESS = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b", re.I)
+WITNESS = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b", re.I)
 SIGNATURE_CHARS = 1500  # characters after "IN WITNESS WHEREOF" in which the signing parties are named
 _CAPS_WORD = r"\b[A-Z][A-Z0-9&.'\u2019-]+(?![a-z])"
 # a name in capitals, a legal form of any case after it: "SEATTLE SOFTWARE DEVELOPERS, Inc."
@@ -337,7 +337,7 @@ def signing_parties(doc: Document) -> list[Party]:
     PPD GP, LLC" signs for a party, a title on the line before is no part of it) or from its table column (a
     two-column block "SEATTLE SOFTWARE | PELICAN DELIVERS INC." over "DEVELOPERS, Inc. | By: ..."); a page's
     running header or footer is not a name (:func:`~.sidematter.side_spans`)."""
-    starts = [m.end() for m in _WITNESS.finditer(doc.text)]
+    starts = [m.end() for m in WITNESS.finditer(doc.text)]
     if not starts:
         return []
     start = starts[-1]
