@@ -427,3 +427,19 @@ def test_several_documents_and_no_name_give_one_gist_each(two: Context) -> None:
     assert "weekday evening" not in result.text  # the joined statement is dropped
     for b in result.bullets:  # each bullet rests on passages of one file
         assert len({result.passages[n - 1].source for n in b.cites}) == 1
+
+
+def test_a_contracts_title_is_the_agreement_it_names_not_its_filing_label() -> None:
+    """A filed contract opens with its exhibit's label and notices ("Exhibit 10.1", "THE COMPANY HAS REQUESTED
+    CONFIDENTIAL TREATMENT"); its title is the line that names the agreement, set on one line or several, less
+    the label before it and the parties after it (its summary's heading and a new mail's gist start with it)."""
+    body = ('This Agreement is made between Acme Widgets, Inc. ("Developer") and Beta Foods LLC ("Client").\n'
+            "1. Services. The Developer builds the application for the Client.\n")
+    cases = {
+        "Exhibit 10.1\nTHE COMPANY HAS REQUESTED CONFIDENTIAL TREATMENT\nSOFTWARE\nDEVELOPMENT\nAGREEMENT\n":
+            "SOFTWARE DEVELOPMENT AGREEMENT",
+        "Exhibit 10.18 MAINTENANCE AGREEMENT\n": "MAINTENANCE AGREEMENT",
+        "Exhibit 99.1\nCOOPERATION AGREEMENT made by and between\n": "COOPERATION AGREEMENT",
+    }
+    for head, title in cases.items():
+        assert title_of(_doc("contract.txt", head + body)) == title, head

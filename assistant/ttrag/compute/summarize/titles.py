@@ -4,6 +4,7 @@ else its first sentence."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -114,6 +115,10 @@ def title_of(doc: Document, *, limit: int = MAX_TITLE) -> str:
         if subject:
             return subject
     side = side_spans(doc, headings(doc))
+    if kind == "contract":
+        named = _agreement_title(doc, side)
+        if named:
+            return _cut(named, limit)
     lines = doc.text[:20000].splitlines(keepends=True)
     pos = 0
     first_prose = -1
@@ -146,6 +151,41 @@ def title_of(doc: Document, *, limit: int = MAX_TITLE) -> str:
     if opening:
         return _cut(_clean(opening), limit)
     return _cut(next((_clean(ln) for ln in lines if ln.strip()), ""), limit)
+
+
+# a line that names an agreement: "SERVICES OUTSOURCING AGREEMENT", "Project Cooperation Agreement"; a filed
+# exhibit's label before it is none of its name ("Exhibit 10.1", "EXHIBIT 99.2")
+_AGREEMENT = re.compile(r"\b(?:agreement|contract)\b", re.I)
+_EXHIBIT_LABEL = re.compile(r"^(?:exhibit|execution\s+copy)\b[\s\w().-]{0,12}?(?=\s+[A-Z]{2}|$)\s*", re.I)
+# "COOPERATION AGREEMENT made by and between": the parties follow, not the title
+_BETWEEN = re.compile(r"\s+(?:made\s+)?(?:by\s+and\s+)?(?:between|among)\b.*$", re.I)
+_CAPS_TITLE = re.compile(r"[A-Z][A-Z&-]+(?: [A-Z][A-Z&-]+){0,3}")  # a title's line in capitals, no digits
+_PROSE_START = re.compile(r"^(?:this|the|these|each|any|all|whereas|in|by|if)\b", re.I)
+
+
+def _agreement_title(doc: Document, side: Sequence[tuple[int, int]], lines: int = 40) -> str:
+    """A contract's title: the first of its first ``lines`` lines (side matter aside) that names an agreement
+    and reads as a title, not a sentence ("This Agreement is made ..."), less a filed exhibit's label before
+    it ("Exhibit 10.18 MAINTENANCE AGREEMENT" -> "MAINTENANCE AGREEMENT"); '' when none does. The filing's
+    label alone ("Exhibit 10.1") or its notices ("CONFIDENTIAL TREATMENT ...") name no contract."""
+    pos = 0
+    kept: list[str] = []
+    for raw in doc.text[:20000].splitlines(keepends=True):
+        at, pos = pos, pos + len(raw)
+        line = _clean(raw.strip().replace("|", " "))
+        if not line or side_share(side, at, at + len(raw.rstrip()) or at + 1) >= 0.5:
+            continue
+        if len(kept) >= lines:
+            break
+        line = _BETWEEN.sub("", _EXHIBIT_LABEL.sub("", line)).strip()
+        kept.append(line)
+        if _AGREEMENT.search(line) and title_line(line) and len(line.split()) <= 12 and \
+                not _PROSE_START.match(line) and not line.endswith((".", ")")) and not re.search(r"[\"\u201c]", line):
+            if len(line.split()) == 1:  # "AGREEMENT" under "SOFTWARE" / "DEVELOPMENT": a title set on its lines
+                above = list(itertools.takewhile(lambda x: bool(_CAPS_TITLE.fullmatch(x)), kept[-2::-1]))[:2]
+                line = " ".join([*reversed(above), line])
+            return line
+    return ""
 
 
 # a full stop that ends an initial or an abbreviation, not a sentence ("Robert T.", "QLT Inc.")
