@@ -17,9 +17,10 @@ from assistant.records import Document
 
 # how a quoted definition opens: (the "Supplier"), ("Buyer"), (hereinafter the "Licensee"), (hereinafter referred
 # to as "Seller"), (herein referred to as "Principal"), (herein "Go Call"), (hereafter "GINARES"); a contract
-# summary's parties are read with the same opening (points.preamble_parties)
-DEFINITION_OPENING = (r"\((?:here(?:in(?:after)?|after),?\s+(?:(?:referred\s+to|called|known)\s+as\s+|called\s+)?)?"
-                      r"(?:the\s+)?[\"\u201c]")
+# summary's parties are read with the same words before the quote (DEFINITION_LEAD, points.preamble_parties)
+DEFINITION_LEAD = (r"\((?:here(?:in(?:after)?|after),?\s+(?:(?:referred\s+to|called|known)\s+as\s+|called\s+)?)?"
+                   r"(?:the\s+)?")
+DEFINITION_OPENING = DEFINITION_LEAD + r"[\"\u201c]"
 _DEFINITION = re.compile(DEFINITION_OPENING + r"([A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?)[\"\u201d]\)")
 # the name a party line starts with: "(2) Calder Precision Components Ltd., a private ..." -> the capitalised run
 _NAME = re.compile(r"^\s*(?:\(\w{1,3}\)|\d{1,2}[.)]|[-*\u2022])?\s*\**\s*(?:The\s+)?"

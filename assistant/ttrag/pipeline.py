@@ -343,11 +343,11 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             asks_opening = _opening_route(ctx, searched, ranked, models, opts)
             if asks_opening is not None:
                 run.note("opening", point=asks_opening.label, cosine=asks_opening.cosine)
-                parties = _parties(ctx, ranked) if asks_opening.label == "Parties" else ()
                 exact = _exact_parties(ctx, question, ranked, run) \
                     if asks_opening.label == "Parties" and opts.exact_parties else None
                 if exact is not None:
                     return exact
+                parties = _parties(ctx, ranked) if asks_opening.label == "Parties" else ()
         chunks = _with_opening(ctx, ranked, opts) if asks_opening is not None else ranked
         if attempt == 0 and chunks:  # something to look at while the reader reads: the best passage
             run.emit(Preview(cite(chunks[:1], "", question)[0]))
@@ -447,7 +447,12 @@ def _exact_parties(ctx: Context, question: str, ranked: list[Chunk], run: _Run) 
     text = points.parties_sentence(found)
     run.note("exact_parties", parties=[p.name for p in found])
     run.text(text)
-    return _Result(text, True, list(dict.fromkeys(chunk_at(ctx, doc.source, p.start) for p in found)), [])
+    return _Result(text, True, list(_where_named(ctx, doc, found)), [])
+
+
+def _where_named(ctx: Context, doc: Document, parties: Sequence[points.Party]) -> tuple[Chunk, ...]:
+    """The chunks of ``doc`` where ``parties`` are named, each once, in order."""
+    return tuple(dict.fromkeys(chunk_at(ctx, doc.source, p.start) for p in parties))
 
 
 # words a question capitalises that name no one ("Who are the Parties to this Agreement?")
@@ -638,8 +643,7 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         parties = points.contract_parties(doc)
         if len(parties) < 2:
             return None
-        return points.Point(point.label, points.parties_sentence(parties),
-                            tuple(dict.fromkeys(chunk_at(ctx, doc.source, p.start) for p in parties)))
+        return points.Point(point.label, points.parties_sentence(parties), _where_named(ctx, doc, parties))
     if point.where == "opening":
         chunks = _whole(ctx, points.opening_chunks(ctx.chunks, doc.source)[:opts.ce_top_k], opts)
         # read without the page furniture and the file's name: an SEC filing's footer on every page ("Source:

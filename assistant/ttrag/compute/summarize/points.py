@@ -38,6 +38,7 @@ from typing import Literal
 from assistant.records import Chunk, Document
 from assistant.text.dates import states_a_date as states_a_date  # a point's ``date`` form
 from assistant.text.places import names_a_jurisdiction
+from assistant.ttrag.aliases import DEFINITION_LEAD
 from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
 from assistant.ttrag.compute.summarize.central import central_sentences
 from assistant.ttrag.compute.summarize.sidematter import side_spans
@@ -169,8 +170,7 @@ _PREAMBLE_END = re.compile(r"\b(?:WHEREAS|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|
 # a quoted definition: (the "Company"), ("Licensee"), (hereinafter referred to as "Seller"), (herein "Go Call"),
 # (hereafter "GINARES"), (herein referred to as "Principal"), in single or curly quotes, "the" inside them
 # ("(‘the Manufacturer’)"), an apostrophe in the term ("(“Reed’s”)")
-_DEFINITION = re.compile(r"\((?:here(?:in(?:after)?|after),?\s+(?:(?:referred\s+to|called|known)\s+as\s+|called\s+)?)?"
-                         r"(?:the\s+)?[\"\u201c\u2018'](?:the\s+)?([A-Z][\w .&'\u2019-]{0,40}?)[\"\u201d\u2019']"
+_DEFINITION = re.compile(DEFINITION_LEAD + r"[\"\u201c\u2018'](?:the\s+)?([A-Z][\w .&'\u2019-]{0,40}?)[\"\u201d\u2019']"
                          r"(?=\s*\)|\s*,|\s+and\b|\s+or\b)")
 _LEGAL_FORM = (r"(?:Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|Co|Corp|Corporation|Company|LP|L\.P|LLP|PLC|S\.A|SA|"
                r"AG|GmbH|B\.V|BV|N\.V|NV|S\.p\.A|SpA|Pty|Pte|AB|Oy|KG|SE|SARL|S\.L|Trust|Bank|University|Association|"
