@@ -228,10 +228,13 @@ def test_a_contract_summary_states_its_points_and_leaves_out_what_it_does_not_fi
     assert lines[0].startswith("SUPPLY AGREEMENT") and lines[0].endswith(":")  # the document's title line
     assert lines[1] == '- Parties: Ashford Pumps Ltd. (the "Buyer") and Brenner Ventile GmbH (the "Supplier"). [1]'
     assert lines[2] == "- Governing law: This Agreement is governed by the laws of England and Wales. [2]"
-    assert len(lines) == 3  # subject, date and term not found: left out, not invented
+    # subject, date and term not found: left out, not invented, and said to be
+    assert lines[3].startswith("- Not stated: subject, date, term (not found clearly stated") and len(lines) == 4
     assert "Governing law" in answer.sources[1].snippet or "governed" in answer.sources[1].snippet
     assert answer.sources[0].snippet.startswith("This Supply Agreement is made")
     assert "".join(e.text for e in events if isinstance(e, TokenText)) == answer.text  # streamed point by point
+    gist = summarize_by_kind(ctx, Models(ScriptedGenerator(_reader), embedder, encoder), gist=True)  # type: ignore[arg-type]
+    assert gist is not None and "Not stated" not in gist.text  # a new mail's line has its points alone
 
 
 def test_two_contracts_each_under_its_own_title_from_its_own_passages(
@@ -316,10 +319,11 @@ def test_a_report_is_summarised_by_its_purpose_and_findings(tokenizer: object, e
     assert lines[0].startswith("HARBOUR SAFETY REPORT") and lines[0].endswith(":")
     assert lines[1] == "- Purpose: This report examines harbour safety at Port Ellis. [1]"
     assert lines[2] == "- Findings: We found twelve collisions in 2019, all at night. [2]"
-    assert "Recommendations" not in answer.text  # none stated: left out, not invented
+    assert "Recommendations:" not in answer.text  # none stated: left out, not invented, and said to be
+    assert lines[-1].startswith("- Not stated: recommendations (")
     assert "We found twelve collisions" in answer.sources[1].snippet
     # then the report's most central sentences, quoted word for word, each from a passage no point cites
-    quotes = lines[3:]
+    quotes = lines[3:-1]
     assert len(quotes) == points.CENTRAL_QUOTES["report"]
     text = ctx.documents[0].text
     for n, line in enumerate(quotes, 3):

@@ -602,6 +602,7 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
 
     for doc in docs:
         sub, original = restricted(ctx, doc.source)
+        missing: list[str] = []
         for point in (p for d, p in asked if d is doc):
             run.emit(Progress("summarization", done, len(asked), "points",
                               f"Point {done + 1} of {len(asked)}: {point.label.lower()}"))
@@ -612,12 +613,21 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
                      seconds=round(time.perf_counter() - t0, 2), sentence=found.sentence if found else "",
                      check_p=None if found is None or found.check_p is None else round(found.check_p, 4))
             if found is None or (found.check_p is not None and found.check_p < opts.point_check_p):
+                missing.append(point.label)
                 continue
             state(replace(found, cited=tuple(replace(c, id=original[c.id]) for c in found.cited)), doc)
         if not gist:
             for quoted in points.central_quotes(ctx, doc, kinds[doc.source],
                                                 {(c.source, c.id) for c in numbering.chunks}):
                 state(quoted, doc)
+            # a point left out is said to be, not passed over in silence (once a point was shown: a summary with
+            # none is the central-passage one)
+            if missing and bullets:
+                heading = "" if doc.source in headed else f"{lead_line(doc)}:"
+                headed.add(doc.source)
+                line = points.left_out_line(missing)
+                run.text(("" if not lines else "\n") + (heading + "\n" if heading else "") + line)
+                lines.extend([heading, line] if heading else [line])
         for k in ("prefilter", "conditional", "evidence", "generate"):
             if k in quiet.timings:
                 run.timings[k] = quiet.timings[k]

@@ -545,6 +545,15 @@ def render_point(point: Point, numbering: Numbering) -> str:
     return f"- {point.label}: {point.sentence} {numbering.marks(point.cited)}".rstrip()
 
 
+def left_out_line(labels: Sequence[str]) -> str:
+    """The line closing a document's points that names those left out: '- Not stated: term, governing law
+    (not found clearly stated in the passages read; a question about one searches the whole text again)'. A
+    point is left out where the text does not state it or the reader was not sure enough of what it read."""
+    named = ", ".join(label.lower() for label in labels)
+    return (f"- Not stated: {named} (not found clearly stated in the passages read; a question about "
+            f"{'it' if len(labels) == 1 else 'one'} searches the whole text again)")
+
+
 def central_quotes(ctx: Context, doc: Document, kind: str, cited: set[tuple[str, int]]) -> list[Point]:
     """The :data:`CENTRAL_QUOTES` sentences of ``kind`` (``doc``'s :func:`summary_kind`) quoted as points: the
     most central sentences
