@@ -128,9 +128,6 @@ class PipelineOptions:
         translate: a question in another language than the documents is translated into theirs by one
             LLM call and searched with that (:mod:`assistant.text.language`); the reader sees both and
             answers in the question's language.
-        translate_gloss: with ``translate``, a second call gives the other meanings of the question's words
-            (German "Recht": law or right), and those the documents use are searched with the translation
-            (chosen on the dev halves: see docs/design.md).
         answer_decision: what decides whether a reply is stated: ``fitted``, one calibrated probability over
             the reply's signals (:mod:`assistant.ttrag.decision`, fit on the dev halves of every family in
             several wordings; ``min_coverage``, ``min_found_p`` and ``min_yes_p`` are then not used), or
@@ -205,7 +202,6 @@ class PipelineOptions:
     min_yes_p: float = 0.8
     answer_rules_off: tuple[str, ...] = ()
     translate: bool = True
-    translate_gloss: bool = True
     answer_decision: AnswerDecision = "checks"
     decision_threshold: float | None = None
     whole_sentences: bool = True

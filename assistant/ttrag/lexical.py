@@ -122,13 +122,6 @@ class Bm25Index:
             ids += found if n == 0 else [i for i in dict.fromkeys(found) if i not in ids]
         return ids
 
-    def knows(self, words: str) -> bool:
-        """True when every word of ``words`` that is no stop word stems (in the main language) to a term of
-        the index, and there is one such word: the documents use it."""
-        analyzer = self._analyzers[self.languages[0]]
-        tokens = [w for w in _TOKEN.findall(words.lower()) if w not in analyzer.stop]
-        return bool(tokens) and all(s in self.vocab for s in analyzer.stemmer.stemWords(tokens))
-
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every document for ``query`` (text field only), shape (size,); zeros if no term
         of the query is indexed."""

@@ -44,7 +44,7 @@ from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.context import Context, chunk_at, restricted
 from assistant.ttrag.generate import Reading, cite, states_numbers, stream_answer
 from assistant.ttrag.grounding import terms
-from assistant.ttrag.rewrite import gloss_query, rewrite_query, translate_answer, translate_query
+from assistant.ttrag.rewrite import rewrite_query, translate_answer, translate_query
 
 #: The not-found reply in the languages whose questions are measured (one document, several), by ISO 639-1 code.
 NOT_FOUND = {
@@ -214,12 +214,10 @@ def passages_read(chunks: Sequence[Chunk]) -> str:
 @dataclass(frozen=True)
 class _Asked:
     """A question in another language than the documents: its ``translated`` form (the passages'
-    language), the English name of its own ``language``, the answer's, and ``also``, the other meanings of its
-    words that the documents use, searched with the translation; all '' otherwise."""
+    language) and the English name of its own ``language``, the answer's; both '' otherwise."""
 
     translated: str = ""
     language: str = ""
-    also: str = ""
 
 
 def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunks: list[Chunk],
@@ -305,12 +303,12 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         with run.stage("load_models"):
             for model in pending:
                 model.ensure_loaded()
-    asked = _translate(ctx, question, languages, models, opts, run)
+    asked = _translate(question, languages, models, opts, run)
     searched = asked.translated or question
     # a party the question names by its name ("Calder's") is searched for by its defined term too
     # ("the Supplier"), and the reader is told which term is which party
     note = aliases.reader_note(searched, ctx.terms)
-    search = search_as or " ".join(s for s in (aliases.search_query(searched, ctx.terms), asked.also) if s)
+    search = search_as or aliases.search_query(searched, ctx.terms)
     # "Norhaven" in the question is found where the passages say "the Buyer" (the grounding's coverage)
     equivalents = [(t.name, t.term) for t in aliases.named_in(searched, ctx.terms)]
     documents = {d.source: d for d in ctx.documents} if len(ctx.documents) > 1 else {}
@@ -482,42 +480,18 @@ def _with_opening(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> l
     return [*chunks, head]
 
 
-def _translate(ctx: Context, question: str, languages: tuple[str, str], models: Models, opts: PipelineOptions,
+def _translate(question: str, languages: tuple[str, str], models: Models, opts: PipelineOptions,
                run: _Run) -> _Asked:
     """The question in the documents' language when it is written in another (one LLM call, traced as
-    ``translate``), and with ``translate_gloss`` the other meanings of its words that the documents use (a
-    second call, :func:`_also_meant`); an empty :class:`_Asked` when the languages agree, translation is off or
-    the model gave no translation (the question is then searched as asked)."""
+    ``translate``); an empty :class:`_Asked` when the languages agree, translation is off or the model gave
+    no translation (the question is then searched as asked)."""
     mine, theirs = languages
     if not opts.translate or not mine or not theirs or mine == theirs:
         return _Asked()
     with run.stage("translate"):
         translated = translate_query(models.generator, question, language_name(theirs))
-        glosses = gloss_query(models.generator, question, language_name(theirs)) \
-            if translated and opts.translate_gloss else []
-    also = _also_meant(ctx, translated, glosses)
-    run.note("translate", language=mine, document_language=theirs, query=translated,
-             **({"glosses": [f"{w}: {', '.join(m)}" for w, m in glosses], "also": also} if glosses else {}))
-    return _Asked(translated, language_name(mine), also) if translated else _Asked()
-
-
-def _also_meant(ctx: Context, translated: str, glosses: Sequence[tuple[str, list[str]]], limit: int = 8) -> str:
-    """The meanings in ``glosses`` (a question's words and their meanings in the documents' language) that the
-    translation does not use and the documents do (:meth:`Bm25Index.knows`), at most ``limit``, joined by
-    spaces: "Recht" translated as "right" is searched as "law" too where the contract speaks of law. A word the
-    translation keeps as it is (a name) and a meaning of more than three words are left out."""
-    kept: list[str] = []
-    shown = translated.lower()
-    used = set(_WORD.findall(shown))
-    for word, meanings in glosses:
-        if word.lower() in shown:
-            continue
-        for meaning in meanings:
-            words = _WORD.findall(meaning.lower())
-            if 0 < len(words) <= 3 and not set(words) <= used and meaning.lower() not in kept and \
-                    ctx.bm25.knows(meaning):
-                kept.append(meaning.lower())
-    return " ".join(kept[:limit])
+    run.note("translate", language=mine, document_language=theirs, query=translated)
+    return _Asked(translated, language_name(mine)) if translated else _Asked()
 
 
 def _needle(ctx: Context, question: str, target: str, models: Models, opts: PipelineOptions,

@@ -113,15 +113,6 @@ def translate_prompt(question: str, language: str) -> str:
             f"Question: {question}")
 
 
-def gloss_prompt(question: str, language: str) -> str:
-    """Ask for the ``language`` (an English language name) meanings of each noun and verb of ``question``,
-    every common one, one word a line as ``word: meaning, meaning`` (a word with several meanings, such as
-    German "Recht", law or right, is searched with each the documents use)."""
-    return (f"Task: for each noun and verb of the question, give its {language} meanings, all the common ones, "
-            "one word per line as: word: meaning, meaning. Skip names and numbers.\n"
-            f"Question: {question}")
-
-
 def translate_answer_prompt(sentence: str, language: str) -> str:
     """Ask for the answer ``sentence`` in ``language`` (an English language name), the question's language."""
     return (f"Task: translate the sentence into {language}. Keep names, numbers, amounts, dates, codes and quoted "

@@ -3,12 +3,11 @@ translated into the documents' language (and an answer sentence into the questio
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk
-from assistant.ttrag.prompts import SYSTEM, gloss_prompt, rewrite_prompt, translate_answer_prompt, translate_prompt
+from assistant.ttrag.prompts import SYSTEM, rewrite_prompt, translate_answer_prompt, translate_prompt
 from assistant.ttrag.window import fit_read
 
 
@@ -31,24 +30,6 @@ def translate_query(generator: Generator, question: str, language: str, *, max_t
     reply = generator.complete(GenerationRequest(SYSTEM, translate_prompt(question, language),
                                                  max_tokens=max_tokens, purpose="translate"))
     return _first_line(reply, ("translation:", f"{language.lower()}:", "question:"))
-
-
-def gloss_query(generator: Generator, question: str, language: str, *,
-                max_tokens: int = 96) -> list[tuple[str, list[str]]]:
-    """The ``language`` (an English language name) meanings of the words of ``question`` by one call: a
-    ``(word, meanings)`` pair for each reply line ``word: meaning, meaning`` whose word stands in the question
-    (a line about anything else is dropped); [] if the model gave none."""
-    reply = generator.complete(GenerationRequest(SYSTEM, gloss_prompt(question, language),
-                                                 max_tokens=max_tokens, purpose="gloss"))
-    asked = question.lower()
-    out = []
-    for line in reply.splitlines():
-        word, colon, meanings = line.strip().strip("-*\u2022 ").partition(":")
-        word = word.strip().strip('"\'`').strip()
-        if not colon or not word or word.lower() not in asked:
-            continue
-        out.append((word, [m.strip().strip('"\'`.').strip() for m in re.split(r"[,;/]", meanings) if m.strip()]))
-    return out
 
 
 def translate_answer(generator: Generator, sentence: str, language: str, *, max_tokens: int = 160) -> str:
