@@ -117,6 +117,13 @@ class PipelineOptions:
             (``benchmarks/found_confidence.py``, ``assistant eval answers --vary min_found_p=...``). 0.85 was
             tried in round four (63 dev asks: right 41 -> 45, wrong facts 15 -> 11) and kept out: it refused two
             right answers of the end-to-end tests, one an e-mail's due date (docs/design.md §6).
+        min_found_p_across: the P(found) bar of a question read in another language than the documents' (the
+            higher of it and ``min_found_p``); 0 = the same bar as any question. The 1.5B reader often answers
+            its own loose translation ("What right does this contract entitle to?" for "Welches Recht gilt ...?"),
+            and its P(found) on a translated question sat at .79-.95 whether it was right or wrong; chosen on the
+            German CUAD dev reads of earlier runs, then asked of 48 German dev asks of five families, paired: right
+            20 -> 23, wrong facts stated 22 -> 3 (the plain RAG: 21 and 6), no English ask changed
+            (``benchmarks/results/loss-dev-de-across-pairs.md``).
         min_yes_p: a "yes" to a yes/no question counts only when the reader's P(yes) at its short answer (over
             "yes" and "no") is at least this; 0 = off. The grounding checks cannot test a "yes" (its words are
             the question's): on the dev halves the reader said "yes" to clauses the lawyers found absent at
@@ -199,6 +206,7 @@ class PipelineOptions:
     min_coverage: float = 0.5
     evidence_tokens: int = DEFAULT_EVIDENCE_TOKENS
     min_found_p: float = 0.8
+    min_found_p_across: float = 0.9
     min_yes_p: float = 0.8
     answer_rules_off: tuple[str, ...] = ()
     translate: bool = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 from conftest import ScriptedGenerator, visible
@@ -226,3 +227,29 @@ def test_the_question_as_asked_searches_beside_its_translation(ctx: Context, emb
     reranked = next(s for s in answer.trace if s["stage"] == "conditional")
     candidates = {h["chunk"] for s in searches for h in s["hits"]}
     assert {h["chunk"] for h in reranked["hits"]} <= candidates
+
+
+class _UnsureReader(ScriptedGenerator):
+    """Ours: :func:`_script`'s replies, the reader's P(true) at its ``found`` token reported as ``p_found``
+    (as llama.cpp's sampler reports it, mid-reply)."""
+
+    def __init__(self, p_found: float) -> None:
+        super().__init__(_script)
+        self.p_found = p_found
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:  # type: ignore[override]
+        self.boolean_probs = []
+        for piece in super().stream(request):
+            self.boolean_probs = [self.p_found] if request.purpose.startswith("answer") else []
+            yield piece
+
+
+@pytest.mark.parametrize(("question", "bar", "found"), [
+    (GERMAN, 0.0, True), (GERMAN, 0.9, False), (ENGLISH, 0.9, True)])
+def test_a_question_read_across_languages_is_held_to_its_own_found_bar(
+        question: str, bar: float, found: bool, ctx: Context, embedder: object, encoder: object) -> None:
+    """The reader's P(found) of 0.85 passes the bar of any question (0.8) but not ``min_found_p_across``: that
+    bar is for a question read in another language than the passages' alone."""
+    answer = ask(ctx, question, Models(_UnsureReader(0.85), embedder, encoder),  # type: ignore[arg-type]
+                 PipelineOptions(router=False, max_rewrites=0, fallback_top_k=0, min_found_p_across=bar))
+    assert answer.found is found

@@ -238,7 +238,8 @@ def _read(run: _Run, models: Models, opts: PipelineOptions, question: str, chunk
                                 min_coverage=opts.min_coverage, read_before=read_before, note=note,
                                 equivalents=equivalents, min_passages=opts.ce_top_k,
                                 translated=asked.translated, language=asked.language,
-                                min_found_p=opts.min_found_p, min_yes_p=opts.min_yes_p,
+                                min_found_p=max(opts.min_found_p, opts.min_found_p_across) if asked.translated
+                                else opts.min_found_p, min_yes_p=opts.min_yes_p,
                                 rules_off=opts.answer_rules_off,
                                 decision_model=decision.active(opts.answer_decision),
                                 decision_threshold=opts.decision_threshold, parties=parties)
