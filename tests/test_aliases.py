@@ -133,3 +133,18 @@ def test_a_party_defined_as_herein_referred_to_is_a_defined_term() -> None:
     terms = defined_terms([_doc(text)])
     assert [(t.key, t.term) for t in terms] == [("co-diagnostics", "Principal"), ("precheck", "Distributor")]
     assert search_query("What must PreCheck report each month?", terms).endswith("month? (the Distributor)")
+
+
+def test_a_party_is_named_as_the_preamble_names_it_not_by_the_word_its_line_opens_with() -> None:
+    """The reported kind: "AGREEMENT dated as of June 24, 2020, between PFS Funds (the "Trust")" gave the
+    Trust the name "AGREEMENT", so every question about "this agreement" was searched "(the Trust)" too, and a
+    summary's governing-law point did not read the clause."""
+    text = ("SERVICES AGREEMENT\nAGREEMENT dated as of June 24, 2020, between PFS Funds (the \u201cTrust\u201d), a "
+            "Massachusetts business trust, and Potomac Fund\nManagement, Inc. (the \u201cAdviser\u201d), a Florida "
+            "Corporation.\nWHEREAS, the Trust is registered under the Investment Company Act of 1940 (the "
+            "\u201cAct\u201d); and\n")
+    terms = defined_terms([_doc(text)])
+    assert [(t.name, t.term, t.key) for t in terms] == [
+        ("PFS Funds", "Trust", "pfs"), ("Potomac Fund Management, Inc.", "Adviser", "potomac")]
+    assert search_query("Which law governs this agreement?", terms) == "Which law governs this agreement?"
+    assert search_query("What does Potomac charge?", terms) == "What does Potomac charge? (the Adviser)"

@@ -21,15 +21,8 @@ from assistant.records import Document
 DEFINITION_LEAD = (r"\((?:here(?:in(?:after)?|after),?\s+(?:(?:referred\s+to|called|known)\s+as\s+|called\s+)?)?"
                    r"(?:the\s+)?")
 DEFINITION_OPENING = DEFINITION_LEAD + r"[\"\u201c]"
-_DEFINITION = re.compile(DEFINITION_OPENING + r"([A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?)[\"\u201d]\)")
-# the name a party line starts with: "(2) Calder Precision Components Ltd., a private ..." -> the capitalised run
-_NAME = re.compile(r"^\s*(?:\(\w{1,3}\)|\d{1,2}[.)]|[-*\u2022])?\s*\**\s*(?:The\s+)?"
-                   r"([A-Z][\w&'.-]*(?:\s+(?:[A-Z][\w&'.-]*|&|and|of|de|von|van))*)")
-_NOT_A_NAME = frozenset("this that these each any all such an a in on by for if it its our we you your".split())
-# Parties are defined where a contract opens: a quoted definition further on names a concept ("NLS shall ...
-# during the period (the "Term")", "(the "Royalties")"), and its term appended to a question about NLS pulled the
-# search to the definitions, away from the clause asked about.
-PREAMBLE_CHARS = 6000
+# a word no party is looked up by: "The Johns Hopkins University" is "johns"
+_NOT_A_NAME = frozenset("the this that these each any all such an a in on by for if it its our we you your".split())
 
 
 @dataclass(frozen=True)
@@ -41,39 +34,29 @@ class DefinedTerm:
     term: str
     key: str
     source: str
-    start: int = -1  # character offset of the definition in the document text
+    start: int = -1  # character offset of the party's name in the document text
 
 
 def defined_terms(documents: Sequence[Document], *, limit: int = 20) -> list[DefinedTerm]:
-    """The parties each document defines by a quoted term, first definition of each term per document, among
-    the definitions of its first :data:`PREAMBLE_CHARS` characters (where a contract names its parties).
+    """The parties each document defines by a quoted term where it opens, as its summary names them
+    (:func:`assistant.ttrag.compute.summarize.points.preamble_parties`: the preamble's definitions, before the
+    recitals or the first article), at most ``limit`` per document; the key is the name's first word that can
+    name it ("calder"), and a party whose key is its term ("NETGEAR, Inc." called "NETGEAR") needs no alias.
 
-    The name is the capitalised run that opens the definition's line, or, when the term stands on a line of
-    its own (a cover page: "**Norhaven Medical Devices GmbH**" then '(the "Buyer")'), the line before it.
-    At most ``limit`` per document; a run starting with a function word ("This Agreement") is not a name.
+    The party's name is read as the summary reads it, not as the run its line opens with: that was
+    "AGREEMENT" for "AGREEMENT dated as of June 24, 2020, between PFS Funds (the "Trust")", so every question
+    about "this agreement" was searched "(the Trust)" too, and the governing-law clause was not read.
     """
+    from assistant.ttrag.compute.summarize.points import preamble_parties  # that module builds on this one
+
     out: list[DefinedTerm] = []
     for doc in documents:
-        text = doc.text
-        seen: set[str] = set()
-        for m in _DEFINITION.finditer(text, 0, PREAMBLE_CHARS):
-            term = m.group(1)
-            if term.lower() in seen or len(seen) >= limit:
-                continue
-            line_start = text.rfind("\n", 0, m.start()) + 1
-            head = text[line_start:m.start()]
-            if not head.strip():  # the term alone on its line: the name is the line before
-                before = text[:line_start].rstrip()
-                head = before[before.rfind("\n") + 1:]
-            found = _NAME.match(head)
-            if not found:
-                continue
-            name = found.group(1).rstrip(",")
-            first = name.split()[0].lower().strip(".'")
-            if len(first) < 3 or first in _NOT_A_NAME or first == term.lower() or name.lower() == term.lower():
-                continue
-            seen.add(term.lower())
-            out.append(DefinedTerm(name=name, term=term, key=first, source=doc.source, start=m.start()))
+        for party in preamble_parties(doc)[:limit]:
+            words = (w.lower().strip(".,'\u2019()") for w in party.name.split())
+            key = next((w for w in words if len(w) >= 3 and w not in _NOT_A_NAME), "")
+            if key and key != party.term.lower() and party.name.lower() != party.term.lower():
+                out.append(DefinedTerm(name=party.name, term=party.term, key=key, source=doc.source,
+                                       start=party.start))
     return out
 
 
