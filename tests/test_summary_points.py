@@ -229,12 +229,12 @@ def test_a_contract_summary_states_its_points_and_leaves_out_what_it_does_not_fi
     assert lines[1] == '- Parties: Ashford Pumps Ltd. (the "Buyer") and Brenner Ventile GmbH (the "Supplier"). [1]'
     assert lines[2] == "- Governing law: This Agreement is governed by the laws of England and Wales. [2]"
     # subject, date and term not found: left out, not invented, and said to be
-    assert lines[3].startswith("- Not stated: subject, date, term (not found clearly stated") and len(lines) == 4
+    assert lines[3].startswith("- Left out: subject, date, term (not found clearly stated") and len(lines) == 4
     assert "Governing law" in answer.sources[1].snippet or "governed" in answer.sources[1].snippet
     assert answer.sources[0].snippet.startswith("This Supply Agreement is made")
     assert "".join(e.text for e in events if isinstance(e, TokenText)) == answer.text  # streamed point by point
     gist = summarize_by_kind(ctx, Models(ScriptedGenerator(_reader), embedder, encoder), gist=True)  # type: ignore[arg-type]
-    assert gist is not None and "Not stated" not in gist.text  # a new mail's line has its points alone
+    assert gist is not None and "Left out" not in gist.text  # a new mail's line has its points alone
 
 
 def test_two_contracts_each_under_its_own_title_from_its_own_passages(
@@ -246,6 +246,7 @@ def test_two_contracts_each_under_its_own_title_from_its_own_passages(
     assert summary is not None
     blocks = summary.text.split("\n- Parties: ")
     assert len(blocks) == 3 and "(a.txt" in blocks[0] and "(b.txt" in blocks[1]
+    assert summary.text.count("\n\n") == 1 and "\n\n" in blocks[1]  # a blank line before the second title
     assert "England and Wales" in blocks[1] and "Scotland" in blocks[2] and "Scotland" not in blocks[1]
     assert "Ashford" in blocks[1] and "Corran" in blocks[2]
     # each point's passages are its own document's, with the chunk ids of the whole context
@@ -320,7 +321,7 @@ def test_a_report_is_summarised_by_its_purpose_and_findings(tokenizer: object, e
     assert lines[1] == "- Purpose: This report examines harbour safety at Port Ellis. [1]"
     assert lines[2] == "- Findings: We found twelve collisions in 2019, all at night. [2]"
     assert "Recommendations:" not in answer.text  # none stated: left out, not invented, and said to be
-    assert lines[-1].startswith("- Not stated: recommendations (")
+    assert lines[-1].startswith("- Left out: recommendations (")
     assert "We found twelve collisions" in answer.sources[1].snippet
     # then the report's most central sentences, quoted word for word, each from a passage no point cites
     quotes = lines[3:-1]

@@ -589,14 +589,19 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
     done = 0
     headed: set[str] = set()
 
+    def show(doc: Document, line: str) -> None:
+        """Stream and keep one line, under the document's title line the first time the document shows one (a
+        blank line before the title of a second document)."""
+        heading = [] if doc.source in headed else ([""] if lines else []) + [f"{lead_line(doc)}:"]
+        headed.add(doc.source)
+        run.text(("" if not lines else "\n") + "".join(h + "\n" for h in heading) + line)
+        lines.extend([*heading, line])
+
     def state(point: points.Point, doc: Document) -> None:
         """Stream and keep one point (its passages with the whole context's chunk ids), under the document's
         title line the first time the document shows a point."""
         line = points.render_point(point, numbering)
-        heading = "" if doc.source in headed else f"{lead_line(doc)}:"
-        headed.add(doc.source)
-        run.text(("" if not lines else "\n") + (heading + "\n" if heading else "") + line)
-        lines.extend([heading, line] if heading else [line])
+        show(doc, line)
         bullets.append(summarize.Bullet(f"{point.label}: {point.sentence}", tuple(
             next(i for i, k in enumerate(numbering.chunks, 1) if k.source == c.source and k.id == c.id)
             for c in point.cited)))
@@ -624,11 +629,7 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
             # a point left out is said to be, not passed over in silence (once a point was shown: a summary with
             # none is the central-passage one)
             if missing and bullets:
-                heading = "" if doc.source in headed else f"{lead_line(doc)}:"
-                headed.add(doc.source)
-                line = points.left_out_line(missing)
-                run.text(("" if not lines else "\n") + (heading + "\n" if heading else "") + line)
-                lines.extend([heading, line] if heading else [line])
+                show(doc, points.left_out_line(missing))
         for k in ("prefilter", "conditional", "evidence", "generate"):
             if k in quiet.timings:
                 run.timings[k] = quiet.timings[k]

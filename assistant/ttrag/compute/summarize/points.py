@@ -546,11 +546,12 @@ def render_point(point: Point, numbering: Numbering) -> str:
 
 
 def left_out_line(labels: Sequence[str]) -> str:
-    """The line closing a document's points that names those left out: '- Not stated: term, governing law
-    (not found clearly stated in the passages read; a question about one searches the whole text again)'. A
-    point is left out where the text does not state it or the reader was not sure enough of what it read."""
+    """The line closing a document's points that names those left out: '- Left out: term, governing law (not
+    found clearly stated in the passages read; a question about one searches the whole text again)'. A point is
+    left out where the text does not state it or the reader was not sure enough of what it read: the line says
+    the summary left it out, not that the document lacks it (a newcomer read "Not stated" as the latter)."""
     named = ", ".join(label.lower() for label in labels)
-    return (f"- Not stated: {named} (not found clearly stated in the passages read; a question about "
+    return (f"- Left out: {named} (not found clearly stated in the passages read; a question about "
             f"{'it' if len(labels) == 1 else 'one'} searches the whole text again)")
 
 
