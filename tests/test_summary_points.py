@@ -359,6 +359,30 @@ def test_the_opening_is_read_without_the_running_footer_of_every_page() -> None:
     assert points.without_spans(chunk, []) == chunk
 
 
+def test_a_printed_page_number_inside_a_sentence_is_not_read() -> None:
+    """A filing printing two pages on each PDF page puts its page number in the middle of a sentence ("... for
+    the Trust with respect to the / 1 / Fund and ..."): numbers alone on their lines that count up, far apart,
+    are page numbers and are left out of what the opening's reader sees; a table's column of numbers is not."""
+    body = "The Adviser shall supply research data and the services of a Chief Compliance Officer. " * 6
+    text = (f"{body}\nfor the Trust with respect to the\n1\nFund and executive services.\n{body}\n2\n{body}\n"
+            f"- 3 -\n{body}\nItem\n1\n2\n3\n4\nTotal 10.\n")
+    doc = Document("services.pdf", text, (Segment(text, page=1),), (0,))
+    chunk = Chunk(0, text, "services.pdf", 0, len(text))
+    shown = points.without_spans(chunk, side_spans(doc)).text
+    assert "with respect to the\n\nFund" in shown or "with respect to the\nFund" in shown or \
+        "with respect to the Fund" in " ".join(shown.split())
+    assert "\n2\n" not in shown.split("Item")[0] and "- 3 -" not in shown
+    assert "Item\n1\n2\n3\n4\nTotal" in shown  # a table's column: too close together to be page numbers
+    # a point the reader copied short is made whole from the document without its page number
+    start = text.index("The Adviser shall supply research data", len(body) - 100)
+    cited = [Chunk(0, text[start:text.index("executive services.") + 20], "services.pdf", start,
+                   text.index("executive services.") + 20)]
+    copied = "for the Trust with respect to the"
+    assert "the 1 Fund" in points.whole_point_sentence(copied, doc, cited)
+    assert points.whole_point_sentence(copied, doc, cited, side_spans(doc)).endswith(
+        "for the Trust with respect to the Fund and executive services.")
+
+
 def test_a_party_introduced_as_herein_referred_to_is_a_party() -> None:
     """'(herein referred to as "Principal")' and '(hereafter "Gamma")' define parties as '(the "Principal")'
     does; a name holding a word of the agreement's own ("Health Services, Inc.") is a party when a legal form

@@ -677,7 +677,7 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
             run.note("point_unsure", label=point.label, found_p=reading.found_p, sentence=reading.sentence)
             return None  # the reader is less sure than it is of the point's right answers (PointQuestion.found_p)
     cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
-    sentence = points.whole_point_sentence(reading.sentence, doc, cited)
+    sentence = points.whole_point_sentence(reading.sentence, doc, cited, side_spans(doc))
     if not sentence or not points.has_form(sentence, point.form):
         return None
     snippet = cite(cited[:1], sentence, point.question, max_chars=600)[0].snippet  # the sentence cited

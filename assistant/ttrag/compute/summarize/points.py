@@ -507,13 +507,20 @@ def point_sentence(sentence: str) -> str:
     return text if text.endswith((".", "!", "?", '."', ".)")) else text.rstrip(" ,;:") + "."
 
 
-def whole_point_sentence(sentence: str, doc: Document, cited: Sequence[Chunk]) -> str:
+def whole_point_sentence(sentence: str, doc: Document, cited: Sequence[Chunk],
+                         side: Sequence[tuple[int, int]] = ()) -> str:
     """:func:`point_sentence` of the reader's ``sentence`` made whole first. The reader copies a clause into
     its JSON reply, and a quoted definition inside it closes the string ('related services ("Services") to
     Customer' read as 'related services ('): the definition is an aside, the words before it the point. A copy
     that stops early elsewhere ('... the application of the substantive laws of') is the ``cited`` passages'
     whole sentence of ``doc`` that holds it, where one does (:func:`~assistant.ttrag.compute.draft_points.
-    whole_fragment`, the widening a draft's points get)."""
+    whole_fragment`, the widening a draft's points get), read without the ``side`` spans of ``doc`` (its side
+    matter, :func:`~.sidematter.side_spans`: a page number or a running footer inside the sentence)."""
+    if side:  # blanked, not cut: the offsets of ``cited`` still hold
+        text = doc.text
+        for start, end in side:
+            text = text[:start] + " " * (end - start) + text[end:]
+        doc = replace(doc, text=text)
     copied = strip_markers(sentence)
     if copied.endswith("("):
         copied = copied[:-1].rstrip()

@@ -151,10 +151,37 @@ def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int
             advert = 2
         if promo and words <= 3:  # "Advertisement", "Sponsored": the paragraph after it is the advert
             advert = 1
+    spans.extend(page_number_spans(lines))
     for i, h in enumerate(hs):
         if _SIDE_SECTION.match(h.title):
             spans.append((h.start, section_end(hs, i, len(text))))
     return _merged(spans)
+
+
+# a printed page number on a line of its own: "7", "Page 7", "Page 7 of 12", "- 7 -"
+_PAGE_NUMBER = re.compile(r"^(?:page\s+)?(\d{1,3})(?:\s+of\s+\d{1,3})?$|^[-\u2013]\s*(\d{1,3})\s*[-\u2013]$", re.I)
+PAGE_NUMBER_GAP = 400  # characters at least between two printed page numbers (a table's column of numbers is closer)
+
+
+def page_number_spans(lines: Sequence[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """The spans of ``lines`` ((start, end, stripped text) each) that are printed page numbers: lines holding a
+    number alone that count up by one, three or more of them, each at least :data:`PAGE_NUMBER_GAP`
+    characters after the one before and none beside another number. A filing that prints two pages on each
+    PDF page puts "1" in the middle of a sentence ("... for the Trust with respect to the / 1 / Fund and
+    ..."), where no running-footer rule finds it: repeated lines are alike, page numbers differ."""
+    numbers = [(a, b, m) for a, b, s in lines if (m := _PAGE_NUMBER.match(s))]
+    chains: list[list[tuple[int, int, int]]] = []
+    for i, (a, b, m) in enumerate(numbers):
+        if (i and a - numbers[i - 1][1] < PAGE_NUMBER_GAP // 10) or \
+                (i + 1 < len(numbers) and numbers[i + 1][0] - b < PAGE_NUMBER_GAP // 10):
+            continue  # a number beside another: a table's column or a list, not a page's number
+        n = int(m.group(1) or m.group(2))
+        chain = next((c for c in chains if c[-1][2] + 1 == n and a - c[-1][1] >= PAGE_NUMBER_GAP), None)
+        if chain is None:
+            chains.append([(a, b, n)])
+        else:
+            chain.append((a, b, n))
+    return [(a, b) for c in chains if len(c) >= 3 for a, b, _n in c]
 
 
 def side_share(spans: Sequence[tuple[int, int]], start: int, end: int) -> float:
