@@ -656,11 +656,11 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
         if len(parties) < 2:
             return None
         return points.Point(point.label, points.parties_sentence(parties), _where_named(ctx, doc, parties))
+    furniture = side_spans(doc)  # running footers, page numbers: left out of the opening read and of a whole sentence
     if point.where == "opening":
         chunks = _whole(ctx, points.opening_chunks(ctx.chunks, doc.source)[:opts.ce_top_k], opts)
         # read without the page furniture and the file's name: an SEC filing's footer on every page ("Source:
         # PELICAN DELIVERS, INC., S-1, 2/11/2020") and its file's name give the filing's date, not the agreement's
-        furniture = side_spans(doc)
         reading = _read(run, models, opts, point.question, [points.as_read(c, furniture) for c in chunks], 0)
         if not reading.found:
             return None
@@ -677,7 +677,7 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
             run.note("point_unsure", label=point.label, found_p=reading.found_p, sentence=reading.sentence)
             return None  # the reader is less sure than it is of the point's right answers (PointQuestion.found_p)
     cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
-    sentence = points.whole_point_sentence(reading.sentence, doc, cited, side_spans(doc))
+    sentence = points.whole_point_sentence(reading.sentence, doc, cited, furniture)
     if not sentence or not points.has_form(sentence, point.form):
         return None
     snippet = cite(cited[:1], sentence, point.question, max_chars=600)[0].snippet  # the sentence cited

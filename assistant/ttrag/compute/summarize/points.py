@@ -517,10 +517,11 @@ def whole_point_sentence(sentence: str, doc: Document, cited: Sequence[Chunk],
     whole_fragment`, the widening a draft's points get), read without the ``side`` spans of ``doc`` (its side
     matter, :func:`~.sidematter.side_spans`: a page number or a running footer inside the sentence)."""
     if side:  # blanked, not cut: the offsets of ``cited`` still hold
-        text = doc.text
-        for start, end in side:
-            text = text[:start] + " " * (end - start) + text[end:]
-        doc = replace(doc, text=text)
+        pieces, at = [], 0
+        for start, end in side:  # sorted, merged (side_spans)
+            pieces += [doc.text[at:start], " " * (end - start)]
+            at = end
+        doc = replace(doc, text="".join([*pieces, doc.text[at:]]))
     copied = strip_markers(sentence)
     if copied.endswith("("):
         copied = copied[:-1].rstrip()

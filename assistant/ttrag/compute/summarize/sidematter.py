@@ -118,6 +118,16 @@ def boilerplate_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
     return [(start + a, start + b) for a, b in _unglued_sentences(text) if is_boilerplate(text[a:b])]
 
 
+def text_lines(text: str) -> list[tuple[int, int, str]]:
+    """Each line of ``text`` as (start, end without its line break, stripped text)."""
+    lines: list[tuple[int, int, str]] = []
+    pos = 0
+    for raw in text.splitlines(keepends=True):
+        lines.append((pos, pos + len(raw.rstrip("\r\n")), raw.strip()))
+        pos += len(raw)
+    return lines
+
+
 def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int]]:
     """The character spans of ``doc.text`` that are side matter, sorted and merged.
 
@@ -128,11 +138,7 @@ def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int
     """
     text = doc.text
     spans: list[tuple[int, int]] = []
-    lines: list[tuple[int, int, str]] = []
-    pos = 0
-    for raw in text.splitlines(keepends=True):
-        lines.append((pos, pos + len(raw.rstrip("\r\n")), raw.strip()))
-        pos += len(raw)
+    lines = text_lines(text)
     repeated = Counter(s for _a, _b, s in lines if 3 <= len(s) and len(s.split()) <= 15)
     transcript = is_transcript(text[:6000])
     advert = 0  # after an "Advertisement" line: 1 until its paragraph starts, 2 within it
