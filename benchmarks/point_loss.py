@@ -182,6 +182,8 @@ def main() -> None:
     ap.add_argument("--half", choices=("dev", "test"), default="dev")
     ap.add_argument("--point", choices=tuple(CATEGORY), default="Term")
     ap.add_argument("--contracts", type=int, default=1000)
+    ap.add_argument("--only", default="", metavar="PREFIX,...",
+                    help="only the contracts whose file names start with one of these (case ignored)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a setting for both reads")
     ap.add_argument("--against", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting changed for a second read of each point")
@@ -208,6 +210,9 @@ def main() -> None:
     point = next(p for p in points.CONTRACT_POINTS if p.label == args.point)
     items = [it for it in load_items(args.data) if it.kind.name == CATEGORY[args.point]
              and it.question.half == args.half][:args.contracts]
+    if args.only:
+        prefixes = tuple(p.strip().lower() for p in args.only.split(","))
+        items = [it for it in items if it.contract.lower().startswith(prefixes)]
     t_start = time.perf_counter()
     if args.retrieval:
         found: Counter[tuple[str, str]] = Counter()
@@ -242,6 +247,7 @@ def main() -> None:
     verdicts = {name: Counter((r["label"] != "(absent)", r[name]["verdict"]) for r in rows) for name in runs}
     command = (f"`.venv/bin/python benchmarks/point_loss.py --point '{args.point}' --half {args.half}"
                + (f" --contracts {args.contracts}" if args.contracts < 1000 else "")
+               + (f" --only '{args.only}'" if args.only else "")
                + "".join(f" --set '{s}'" for s in args.set) + "".join(f" --against '{s}'" for s in args.against)
                + "`")
     md = [f"# Where the summary's {args.point} point is lost (CUAD {args.half} half)", "",

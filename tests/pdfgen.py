@@ -10,11 +10,12 @@ from pathlib import Path
 LINE = "Page {n} of the generated report: the quarterly figures for region {n} are listed here."
 
 
-def _text_object(pdf: object, text: str, size: float) -> object:
-    """A new Helvetica text object of ``pdf`` holding ``text`` at ``size`` pt (not yet placed on a page)."""
+def _text_object(pdf: object, text: str, size: float, font: str = "Helvetica") -> object:
+    """A new text object of ``pdf`` holding ``text`` in one of the standard 14 fonts at ``size`` pt (not
+    yet placed on a page)."""
     import pypdfium2.raw as raw
 
-    obj = raw.FPDFPageObj_NewTextObj(pdf.raw, b"Helvetica", ctypes.c_float(size))  # type: ignore[attr-defined]
+    obj = raw.FPDFPageObj_NewTextObj(pdf.raw, font.encode(), ctypes.c_float(size))  # type: ignore[attr-defined]
     data = (text + "\0").encode("utf-16-le")
     buf = ctypes.create_string_buffer(data, len(data))
     raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
@@ -58,7 +59,7 @@ class Text:
     """A line of Helvetica text at ``(x, y)`` (points, origin bottom left), drawn in the order given.
 
     ``mode`` is the text render mode (ISO 32000-1 9.3.6: 0 fill, 3 invisible); ``gray`` the fill, 0 black
-    to 255 white; ``turned`` runs the line upwards (rotated 90 degrees).
+    to 255 white; ``turned`` runs the line upwards (rotated 90 degrees); ``font`` one of the standard 14.
     """
 
     x: float
@@ -68,6 +69,7 @@ class Text:
     mode: int = 0
     gray: int = 0
     turned: bool = False
+    font: str = "Helvetica"
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,7 @@ def drawn_pdf(path: Path, pages: list[list[Text | Box]]) -> Path:
                     raw.FPDFPageObj_SetFillColor(obj, item.gray, item.gray, item.gray, 255)
                     raw.FPDFPath_SetDrawMode(obj, raw.FPDF_FILLMODE_ALTERNATE, 0)
                 else:
-                    obj = _text_object(pdf, item.text, item.size)
+                    obj = _text_object(pdf, item.text, item.size, item.font)
                     raw.FPDFTextObj_SetTextRenderMode(obj, item.mode)
                     raw.FPDFPageObj_SetFillColor(obj, item.gray, item.gray, item.gray, 255)
                     raw.FPDFPageObj_Transform(obj, *((0, 1, -1, 0) if item.turned else (1, 0, 0, 1)), item.x, item.y)
@@ -129,6 +131,25 @@ NEWS_LEFT = ["Harbour Supplies opened its second", "warehouse in Hamburg in Marc
              "the new site handles all orders", "for the northern region from now."]
 NEWS_RIGHT = ["Prices for gaskets rise by four", "percent on the first of July; the",
               "older price list stays valid for", "orders placed before that date."]
+
+
+TYPED = ["PageMaster Corporation  shall provide a minimum of 100,000 up to",
+         "500,000 pagers for the  fulfillment of this promotion to all",
+         "Purchase Customers who  prepay their annual airtime."]  # justified: two spaces at the same column
+
+
+def typed_lines(lines: list[str], top: float = 700) -> list[Text | Box]:
+    """``lines`` set as a typewriter sets them, in 10-pt Courier (6 pt a character): each word drawn
+    alone at its column, as filings converted from plain text draw them, so the spaces of different
+    lines can line up."""
+    items: list[Text | Box] = []
+    for k, line in enumerate(lines):
+        column = 0
+        for word in line.split(" "):
+            if word:
+                items.append(Text(72 + 6 * column, top - 12 * k, word, 10, font="Courier"))
+            column += len(word) + 1
+    return items
 
 
 def numbered_lines(top: float = 700) -> list[Text | Box]:

@@ -247,6 +247,27 @@ def test_two_columns_are_read_one_after_the_other(tmp_path: Path) -> None:
     assert doc.text == "\n".join(["Newsletter", *NEWS_LEFT, "", *NEWS_RIGHT])
 
 
+def test_a_typewriters_lines_are_read_line_by_line_where_their_spaces_line_up(tmp_path: Path) -> None:
+    """Words drawn one by one on a typewriter's grid leave a space at the same column of several lines:
+    that is a space, not a column between two texts, nor a table's cell."""
+    from pdfgen import TYPED, typed_lines
+
+    doc = extract(_layout_pdf(tmp_path / "typed.pdf", typed_lines(TYPED)))
+    assert doc.text.splitlines() == [" ".join(line.split()) for line in TYPED]
+
+
+def test_a_filing_set_in_justified_typewriter_lines_is_read_in_its_order() -> None:
+    """A filed contract set in a typewriter's justified lines (extra spaces between words) reads as it
+    was typed: its clauses in order, no cell marks between words."""
+    path = shared_data() / "cuad/pdf/GOCALLINC_03_30_2000-EX-10.7-Promotion Agreement.pdf"
+    if not path.is_file():
+        pytest.skip(f"{path} not present")
+    text = extract(path).text
+    assert "b. | PageMaster Corporation shall provide a minimum of 100,000 up to\n500,000 pagers for the " \
+        "fulfillment" in text
+    assert "WHEREAS, Go Call seeks to increase its sales and website activity" in text
+
+
 def test_rotated_lines_stay_apart(tmp_path: Path) -> None:
     from pdfgen import CLAUSE, Text
 

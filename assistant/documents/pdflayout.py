@@ -6,11 +6,13 @@ characters are cut into :class:`Fragment` runs (:mod:`assistant.documents.pdftex
 recursive XY-cut (Nagy & Seth, "Hierarchical representation of optically scanned documents", ICPR 1984):
 a white corridor running the full height of a region splits it into columns when the parts on both
 sides are prose (or their lines do not line up), and into table cells when they are rows that line up;
-otherwise the region is cut at its widest white bands. A table row becomes one line with cells joined by
-`` | `` (as the DOCX, sheet and slide readers do). Line numbers in a margin (a transcript's 1-25
-counting down the page) are margin matter and left out, so they do not run into the text; other
-numbers beside a margin (row numbers of a list) start their line. Columns are separated by a blank
-line. Pure Python over boxes: no PDFium here.
+otherwise the region is cut at its widest white bands. In a fixed-pitch font a corridor one or two
+characters wide through lines that all start left of it is no corridor: a typewriter's justified lines
+(filings converted from plain text) put their extra spaces at the same column by chance. A table row
+becomes one line with cells joined by `` | `` (as the DOCX, sheet and slide readers do). Line numbers
+in a margin (a transcript's 1-25 counting down the page) are margin matter and left out, so they do not
+run into the text; other numbers beside a margin (row numbers of a list) start their line. Columns are
+separated by a blank line. Pure Python over boxes: no PDFium here.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 CELL_GAP = 0.8  # a horizontal gap wider than this many line heights (~1 em) separates cells or columns
 PROSE_WIDTH = 8.0  # line heights (~9 em): a text column is at least this wide
 WIDE_GAP = 2.0  # line heights: in a line standing alone, a gap this wide separates cells
+TYPED_SPACES = 2.5  # in fixed-pitch type, white this many characters wide or less is a space between words
 MAX_DEPTH = 24  # XY-cut recursion bound (pathological layouts fall back to plain rows)
 _NUMBER = re.compile(r"\d{1,4}")
 RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic, Syriac, Thaana, NKo
@@ -40,6 +43,7 @@ class Fragment:
     hidden: bool = False
     vertical: bool = False
     margin: bool = False  # set by :func:`layout` on margin line numbers it leaves out of the lines
+    fixed: bool = False  # set in a fixed-pitch (typewriter) font
 
     @property
     def height(self) -> float:
@@ -74,6 +78,12 @@ def _region(items: list[Fragment], depth: int) -> list[str]:
     stripes, gaps = _vertical_split(items, (CELL_GAP if many else WIDE_GAP) * h)
     if gaps:
         kinds = [_gap_kind(stripes, k, h) for k in range(len(gaps))]
+        while "space" in kinds:  # white that runs between words by chance: not a corridor
+            k = kinds.index("space")
+            stripes[k:k + 2] = [stripes[k] + stripes[k + 1]]
+            del gaps[k]
+            kinds = [_gap_kind(stripes, j, h) for j in range(len(gaps))]
+    if gaps:
         numbering = _line_numbering(stripes, kinds)
         if numbering:  # margin matter, not words of the lines: read the page without it (marked, so the
             # reader can say what it left out)
@@ -191,11 +201,27 @@ def _gap_kind(stripes: list[list[Fragment]], k: int, h: float) -> str:
                 sum(any(ch.isalpha() for ch in f.text) for f in other) * 2 >= len(other):
             return "margin"  # numbers beside lines of words
     left_rows, right_rows = _group_rows(left), _group_rows(right)
+    x = (min(f.x0 for f in right) + max(f.x1 for f in left)) / 2
+    pitch = _pitch(left + right)
+    if pitch is not None and min(f.x0 for f in right) - max(f.x1 for f in left) <= TYPED_SPACES * pitch and \
+            all(any(f.x1 <= x for f in row) for row in _group_rows(left + right)):
+        # one or two of a typewriter's spaces, lined up by chance in lines that start at the left (a
+        # line beside the white alone is a table's cell)
+        return "space"
     if _prose(left, left_rows, h) and _prose(right, right_rows, h):
         return "column"
     if min(len(left_rows), len(right_rows)) >= 2 and _aligned(left_rows, right_rows) < 0.5:
         return "column"
     return "cell"
+
+
+def _pitch(items: list[Fragment]) -> float | None:
+    """The advance of one character where most of ``items``' text is set in a fixed-pitch (typewriter)
+    font: the median width per character of those fragments; None for proportional type."""
+    fixed = [f for f in items if f.fixed]
+    if sum(len(f.text) for f in fixed) * 2 <= sum(len(f.text) for f in items):
+        return None
+    return statistics.median((f.x1 - f.x0) / len(f.text) for f in fixed)
 
 
 def _line_numbering(stripes: list[list[Fragment]], kinds: list[str]) -> set[int]:
