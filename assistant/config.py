@@ -188,6 +188,9 @@ class PipelineOptions:
             that the document holds is one of theirs; False: the reader reads them. On 14 CUAD dev parties
             questions in four wordings (46 asks), right 31 -> 45 and wrong facts 13 -> 1, every wording better, no
             ask lost, about 1.5 s an ask instead of 20-40 s (``benchmarks/results/loss-dev-exact-parties-pairs.md``).
+        point_search: a question routed (as ``opening_match`` routes) to a point of its document's kind that is
+            searched with its clause's own wording (a contract's term: "How long does this agreement last?") is
+            searched with that wording, as the summary's point is; the reader still reads the question.
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -220,6 +223,7 @@ class PipelineOptions:
     opening_chars: int = DEFAULT_OPENING_CHARS
     opening_match: float = DEFAULT_OPENING_MATCH
     exact_parties: bool = True
+    point_search: bool = True
 
     def __post_init__(self) -> None:
         try:

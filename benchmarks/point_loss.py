@@ -1,8 +1,8 @@
 """Where a contract summary's searched point is lost, stage by stage, on a CUAD half: the Term point
 (the lawyers' Expiration Date) or the Governing law point, for every contract of the half.
 
-    .venv/bin/python benchmarks/point_loss.py [--point Term] [--half dev] [--contracts N]
-        [--set NAME=VALUE ...] [--against NAME=VALUE ...] [--retrieval] [--out PATH]
+    .venv/bin/python benchmarks/point_loss.py [--point Term] [--half dev] [--contracts N] [--only PREFIX,...]
+        [--set NAME=VALUE ...] [--against NAME=VALUE ...] [--retrieval [--asked-as QUESTION]] [--out PATH]
     .venv/bin/python benchmarks/point_loss.py --bars RESULTS.json [RESULTS.json ...] [--signal found_p]
 
 Each point is read as the summary reads it (:func:`assistant.ttrag.pipeline._point`: the point's question
@@ -125,8 +125,10 @@ def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Model
 
 
 def retrieval(ctx: Context, point: points.PointQuestion, models: pipeline.Models, opts: PipelineOptions,
-              spans: tuple[tuple[int, int], ...]) -> dict[str, tuple[bool, bool]]:
-    """(gold in the short list, gold in the re-ranked passages) for each way of searching."""
+              spans: tuple[tuple[int, int], ...], asked_as: str = "") -> dict[str, tuple[bool, bool]]:
+    """(gold in the short list, gold in the re-ranked passages) for each way of searching; ``asked_as``: the
+    question searched and re-ranking "both" instead of the point's (a person's wording of it)."""
+    question = asked_as or point.question
     def search(text: str) -> list[Hit]:
         return prefilter.prefilter(ctx, text, models.embedder, shortlist=opts.shortlist, fusion=opts.fusion,
                                    top_k=opts.prefilter_top_k)
@@ -136,11 +138,11 @@ def retrieval(ctx: Context, point: points.PointQuestion, models: pipeline.Models
                                     top_k=opts.ce_top_k, pooling=opts.ce_pooling)
         return pipeline._whole(ctx, [h.chunk for h in ranked], opts)
 
-    asked, worded = search(point.question), search(point.search or point.question)
+    asked, worded = search(question), search(point.search or question)
     both = asked + [h for h in worded if h.chunk.id not in {a.chunk.id for a in asked}]
     out = {}
-    for name, hits, query in (("question", asked, point.question), ("clause", worded, point.search),
-                              ("both", both, point.question), ("both, clause re-ranks", both, point.search)):
+    for name, hits, query in (("question", asked, question), ("clause", worded, point.search),
+                              ("both", both, question), ("both, clause re-ranks", both, point.search)):
         out[name] = (gold_cover([h.chunk for h in hits], spans) > 0, gold_cover(top(query, hits), spans) > 0)
     return out
 
@@ -188,6 +190,8 @@ def main() -> None:
     ap.add_argument("--against", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting changed for a second read of each point")
     ap.add_argument("--retrieval", action="store_true", help="no reads: where the gold clause is found, per search")
+    ap.add_argument("--asked-as", default="", metavar="QUESTION",
+                    help="with --retrieval: this question searched instead of the point's (a person's wording)")
     ap.add_argument("--bars", nargs="+", type=Path, default=None, metavar="RESULTS.json",
                     help="no reads: the verdicts of these runs' points at several bars of --signal")
     ap.add_argument("--signal", choices=("check_p", "found_p"), default="check_p",
@@ -224,7 +228,7 @@ def main() -> None:
                 continue
             n += 1
             ctx = build_context([doc], store.tokenizer())
-            got = retrieval(ctx, point, models, base, spans)
+            got = retrieval(ctx, point, models, base, spans, args.asked_as)
             for name, (listed, ranked) in got.items():
                 found[(name, "listed")] += listed
                 found[(name, "ranked")] += ranked

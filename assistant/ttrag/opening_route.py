@@ -59,8 +59,32 @@ def route(question: str, doc: Document, embedder: Embedder | None, threshold: fl
         embedder: the pre-filter's embedder (normalised embeddings).
         threshold: the least cosine, in [-1, 1].
     """
+    nearest = _nearest(question, doc, embedder, threshold)
+    if nearest is None or nearest[0].where == "search":
+        return None
+    return OpeningRoute(nearest[0].label, nearest[1])
+
+
+def searched_point(question: str, doc: Document, embedder: Embedder | None,
+                   threshold: float) -> points.PointQuestion | None:
+    """The point of ``doc``'s kind that ``question`` asks for (as :func:`route` finds it) when that point is
+    searched with its clause's own wording (:attr:`points.PointQuestion.search`: the term, whose clause says
+    "shall continue in full force and effect for a period of" where the question says "how long does it last"),
+    else None; None too for a question the point's ``not_asked_by`` matches (a period after the agreement ends)."""
+    nearest = _nearest(question, doc, embedder, threshold)
+    if nearest is None or not nearest[0].search:
+        return None
+    point = nearest[0]
+    return None if point.not_asked_by is not None and point.not_asked_by.search(question) else point
+
+
+def _nearest(question: str, doc: Document, embedder: Embedder | None,
+             threshold: float) -> tuple[points.PointQuestion, float] | None:
+    """The point of ``doc``'s kind whose question is closest to ``question`` (or whose name it is) and their
+    cosine, when it is at least ``threshold``; None without an embedder or for a kind with no point to route to
+    (every point searched and none with its own wording)."""
     kind_points = points.points_for(points.summary_kind(doc), detail=True)
-    if embedder is None or all(p.where == "search" for p in kind_points):
+    if embedder is None or all(p.where == "search" and not p.search for p in kind_points):
         return None
     asked = embedder.embed_batch([question])[0]
     cosines = _point_vectors(embedder, tuple(p.question for p in kind_points)) @ asked
@@ -70,9 +94,7 @@ def route(question: str, doc: Document, embedder: Embedder | None, threshold: fl
         best = named[0]
     elif cosines[best] < threshold:
         return None
-    if kind_points[best].where == "search":
-        return None
-    return OpeningRoute(kind_points[best].label, round(float(cosines[best]), 4))
+    return kind_points[best], round(float(cosines[best]), 4)
 
 
 @lru_cache(maxsize=8)

@@ -334,12 +334,17 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     asks_opening: opening_route.OpeningRoute | None = None
     parties: tuple[tuple[str, str], ...] = ()  # a question for the parties: the names their terms stand for
     for attempt in range(opts.max_rewrites + 1):
-        with run.stage("conditional"):
-            top = conditional.rerank(query, candidates, models.encoder, mode=opts.ce_mode,
-                                     weight=opts.ce_weight, top_k=opts.ce_top_k,
-                                     pooling=opts.ce_pooling)
-        run.note("conditional", query=query, mode=opts.ce_mode, hits=_hits_view(top))
-        ranked = _whole(ctx, [h.chunk for h in top], opts)
+        ranked = _rerank(ctx, query, candidates, models, opts, run)
+        if attempt == 0 and not search_as and opts.point_search and ranked:
+            point = _searched_point(ctx, searched, ranked, models, opts)
+            if point is not None:  # the term: searched with its clause's own wording, as the summary's point is
+                run.note("point_search", point=point.label)
+                with run.stage("prefilter"):
+                    original = prefilter.prefilter(ctx, point.search, models.embedder, shortlist=opts.shortlist,
+                                                   fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)
+                run.note("prefilter", query=point.search, hits=_hits_view(original))
+                candidates, query = original, point.search
+                ranked = _rerank(ctx, query, candidates, models, opts, run)
         if attempt == 0:  # a question for what the document's opening states (parties, date) reads it in every read
             asks_opening = _opening_route(ctx, searched, ranked, models, opts)
             if asks_opening is not None:
@@ -403,6 +408,24 @@ def _whole(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chu
     """The passages as the reader reads them: widened to whole sentences (:mod:`assistant.ttrag.passages`)
     unless ``whole_sentences`` is off."""
     return passages.whole(ctx.documents, chunks) if opts.whole_sentences else chunks
+
+
+def _rerank(ctx: Context, query: str, candidates: list[Hit], models: Models, opts: PipelineOptions,
+            run: _Run) -> list[Chunk]:
+    """The re-ranker's top ``ce_top_k`` of ``candidates`` for ``query``, as the reader reads them."""
+    with run.stage("conditional"):
+        top = conditional.rerank(query, candidates, models.encoder, mode=opts.ce_mode, weight=opts.ce_weight,
+                                 top_k=opts.ce_top_k, pooling=opts.ce_pooling)
+    run.note("conditional", query=query, mode=opts.ce_mode, hits=_hits_view(top))
+    return _whole(ctx, [h.chunk for h in top], opts)
+
+
+def _searched_point(ctx: Context, question: str, ranked: list[Chunk], models: Models,
+                    opts: PipelineOptions) -> points.PointQuestion | None:
+    """The point of its document's kind ``question`` asks for when that point is searched with its clause's own
+    wording (:func:`opening_route.searched_point`, the document the best of ``ranked`` comes from), or None."""
+    doc = _document(ctx, ranked[0].source)
+    return opening_route.searched_point(question, doc, models.embedder, opts.opening_match) if doc is not None else None
 
 
 def _opening_route(ctx: Context, question: str, ranked: list[Chunk], models: Models,

@@ -64,7 +64,9 @@ class PointQuestion:
     instead of generated per ask; '' the question). ``found_p``: a searched point whose read gave a lower P(found)
     (the reader's probability that the passages answer) is left out (0: the ask's own decision alone; a backend that
     reports no probability: no bar). ``other_clause`` matches a cited sentence that belongs to another clause than
-    the point's, whatever the reader made of it (the term's :data:`AFTER_THE_END`): the point is left out."""
+    the point's, whatever the reader made of it (the term's :data:`AFTER_THE_END`): the point is left out.
+    ``not_asked_by`` matches a person's question that is not for this point however close it is to the point's
+    question (the term's :data:`ASKED_AFTER_THE_END`; :func:`assistant.ttrag.opening_route.searched_point`)."""
 
     label: str
     question: str
@@ -76,6 +78,7 @@ class PointQuestion:
     search: str = ""
     found_p: float = 0.0
     other_clause: re.Pattern[str] | None = None
+    not_asked_by: re.Pattern[str] | None = None
 
 
 #: The Term point searches for its clause as contracts word it: the question's "last" and "expire" are not the
@@ -94,6 +97,12 @@ TERM_CLAUSE = ("The term of this Agreement shall commence on the Effective Date 
 #: the lawyers labelled on the dev half does (0 of 94; benchmarks/results/point-loss-term-dev-survival.md).
 AFTER_THE_END = re.compile(r"\bsurviv\w*|\b(?:after|following)\s+(?:the\s+|any\s+|such\s+)?"
                            r"(?:expiration|expiry|termination|end)\b", re.I)
+#: A question for such a period is not a question for the term either ("How long do the confidentiality
+#: obligations survive after the agreement ends?", "How long after the contract ends do we still have to keep
+#: things confidential?": the embedder puts both nearest the Term's question).
+ASKED_AFTER_THE_END = re.compile(AFTER_THE_END.pattern + r"|\b(?:after|following|once)\s+(?:the\s+|this\s+)?"
+                                 r"(?:agreement|contract)\s+(?:ends|expires|terminates|is\s+(?:over|terminated)|"
+                                 r"has\s+(?:ended|expired))\b", re.I)
 
 #: The Term is stated only when its read's P(found) is at least this. The reader is surer of a term it read than
 #: of one it made up from a cure period, a preamble or a licence's expiry: over the Term point's reads on every CUAD
@@ -112,7 +121,8 @@ CONTRACT_POINTS: tuple[PointQuestion, ...] = (
                   "other?", "opening", gist=True),
     PointQuestion("Date", "What is the date of this agreement?", "opening", form="date"),
     PointQuestion("Term", "How long does this agreement last, and when does it expire?", "search",
-                  search=TERM_CLAUSE, found_p=TERM_FOUND_P, other_clause=AFTER_THE_END),
+                  search=TERM_CLAUSE, found_p=TERM_FOUND_P, other_clause=AFTER_THE_END,
+                  not_asked_by=ASKED_AFTER_THE_END),
     PointQuestion("Governing law", "Which law governs this agreement?", "search", form="jurisdiction"),
     PointQuestion("Payment", "What fees or prices does this agreement set, and when are they paid?", "search",
                   detail_only=True),
