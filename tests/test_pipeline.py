@@ -215,6 +215,17 @@ def test_new_embedder_drops_cached_vectors(ctx: Context, tokenizer: object) -> N
     assert other is not None and other.context.chunks is ctx.chunks and other.context.embeddings == {}
 
 
+def citing(text: str, answer: str, rewrite: str) -> Any:
+    """A scripted reader: ``answer`` (a :func:`reply`) citing the first passage read that holds ``text``, "not
+    found" when none does; ``rewrite`` for a rewrite."""
+    def script(r: GenerationRequest) -> str:
+        if r.purpose == "rewrite":
+            return rewrite
+        n = next((i for i, b in enumerate(r.user.split("\n[")[1:], 1) if text in b), 0)
+        return json.dumps({**json.loads(answer), "passage": n}) if n else NONE
+    return script
+
+
 CLAUSES = [f"Clause {i}. Each of the parties to this agreement shall keep the records of shipment {i} for the other "
            f"parties for {i + 2} years." for i in range(1, 40)]
 PREAMBLE = ('SUPPLY AGREEMENT\n\nThis Supply Agreement is made on 3 March 2025 between Norhaven Ltd (the "Buyer") '
@@ -226,12 +237,8 @@ def test_a_question_for_the_parties_reads_the_contracts_opening(tokenizer: objec
     text = "\n".join([PREAMBLE, *CLAUSES])
     ctx = build_context([Document("supply.txt", text, (Segment(text, page=1),), (0,))], tokenizer, chunk_tokens=40)
 
-    def script(r: GenerationRequest) -> str:
-        if r.purpose == "rewrite":
-            return "the parties who keep records of shipments"
-        blocks = r.user.split("\n[")[1:]
-        n = next((i for i, b in enumerate(blocks, 1) if "Norhaven" in b), 0)
-        return reply("Norhaven Ltd and Calder GmbH", "The parties are Norhaven Ltd and Calder GmbH.", n) if n else NONE
+    script = citing("Norhaven", reply("Norhaven Ltd and Calder GmbH", "The parties are Norhaven Ltd and Calder GmbH.",
+                                      0), "the parties who keep records of shipments")
 
     def asked(question: str, **opts: object) -> tuple[Any, list[str]]:
         gen = ScriptedGenerator(script)
@@ -324,12 +331,8 @@ def test_a_question_for_a_contracts_term_is_searched_with_the_term_clauses_wordi
     text = "\n".join([PREAMBLE, *CLAUSES[:20], term, *lasts])
     ctx = build_context([Document("supply.txt", text, (Segment(text, page=1),), (0,))], tokenizer, chunk_tokens=40)
 
-    def script(r: GenerationRequest) -> str:
-        if r.purpose == "rewrite":
-            return "how long the agreement lasts"
-        blocks = r.user.split("\n[")[1:]
-        n = next((i for i, b in enumerate(blocks, 1) if "five (5) years" in b), 0)
-        return reply("5 years", "This Agreement runs out 5 years after it starts.", n) if n else NONE
+    script = citing("five (5) years", reply("5 years", "This Agreement runs out 5 years after it starts.", 0),
+                    "how long the agreement lasts")
 
     def asked(**opts: object) -> tuple[Any, list[str], list[str]]:
         gen = ScriptedGenerator(script)
