@@ -8,7 +8,9 @@ three passages read for 7 of 30 asks). A summary of such a document already read
 (:data:`assistant.ttrag.compute.summarize.points.CONTRACT_POINTS`, ``where`` "preamble" or "opening"). This module
 asks the same of a question: when it is close, in the embedder's space, to one of those point questions of the
 document's kind, the question-answering path reads the document's opening beside the passages ranked best
-(:attr:`assistant.config.PipelineOptions.opening_match`).
+(:attr:`assistant.config.PipelineOptions.opening_match`). A question routed the same way to a point the summary
+*searches* with its clause's own wording (a contract's term) is searched with that wording
+(:func:`searched_point`, :attr:`assistant.config.PipelineOptions.point_search`).
 
 The embedder is the pre-filter's sentence-transformers model (cosine of normalised embeddings; the bundled
 all-MiniLM-L6-v2 reads English only, so a question in another language is matched by its translation).
