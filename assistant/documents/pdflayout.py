@@ -201,10 +201,10 @@ def _gap_kind(stripes: list[list[Fragment]], k: int, h: float) -> str:
                 sum(any(ch.isalpha() for ch in f.text) for f in other) * 2 >= len(other):
             return "margin"  # numbers beside lines of words
     left_rows, right_rows = _group_rows(left), _group_rows(right)
-    x = (min(f.x0 for f in right) + max(f.x1 for f in left)) / 2
+    lo, hi = max(f.x1 for f in left), min(f.x0 for f in right)  # the white between the two stripes
     pitch = _pitch(left + right)
-    if pitch is not None and min(f.x0 for f in right) - max(f.x1 for f in left) <= TYPED_SPACES * pitch and \
-            all(any(f.x1 <= x for f in row) for row in _group_rows(left + right)):
+    if pitch is not None and hi - lo <= TYPED_SPACES * pitch and \
+            all(any(f.x1 <= lo for f in row) for row in _group_rows(left + right)):
         # one or two of a typewriter's spaces, lined up by chance in lines that start at the left (a
         # line beside the white alone is a table's cell)
         return "space"

@@ -258,7 +258,6 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
     fx0 = fy0 = fx1 = fy1 = 0.0  # the current fragment's box
     lx0 = ly0 = lx1 = ly1 = 0.0  # the previous character's box
     space = broken = fixed_run = False
-    fonts: dict[tuple[str, int], bool] = {}
     shared = -1  # where in ``chars`` a run of right-to-left characters sharing one glyph box starts
     lcode = 0  # the previous character
     cl, cb, cr, ct = crop
@@ -327,7 +326,7 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
                 out.append(Fragment(text, fx0, fy0, fx1, fy1, hidden_run, vertical_run, fixed=fixed_run))
             chars = [ch]
             fx0, fy0, fx1, fy1, hidden_run, vertical_run = x0, y0, x1, y1, hidden, False
-            fixed_run = _fixed_pitch(tp, i, fonts)
+            fixed_run = _fixed_pitch(tp, i)
         lx0, ly0, lx1, ly1, lcode = x0, y0, x1, y1, code
         space, broken = space and not ch, False  # a space before a blank glyph goes before the next letter
     if shared >= 0:
@@ -340,19 +339,16 @@ def _fragments(textpage: Any, objects: _Objects, crop: tuple[float, float, float
 _FIXED_NAME = re.compile(r"courier|mono|typewriter|consol", re.I)
 
 
-def _fixed_pitch(tp: Any, index: int, fonts: dict[tuple[str, int], bool]) -> bool:
+def _fixed_pitch(tp: Any, index: int) -> bool:
     """Whether character ``index`` is set in a fixed-pitch (typewriter) font: its descriptor says so
     (ISO 32000-1 9.8.2, flag 1) or its name is one (Courier, a mono font; the standard 14 fonts carry no
-    descriptor). ``fonts`` caches the answer per font."""
+    descriptor)."""
     import pypdfium2.raw as c
 
     flags = ctypes.c_int(0)
     name = ctypes.create_string_buffer(128)
     c.FPDFText_GetFontInfo(tp, index, name, 128, ctypes.byref(flags))
-    key = (name.value.decode("latin-1"), flags.value)
-    if key not in fonts:
-        fonts[key] = bool(flags.value & 1) or bool(_FIXED_NAME.search(key[0]))
-    return fonts[key]
+    return bool(flags.value & 1) or bool(_FIXED_NAME.search(name.value.decode("latin-1")))
 
 
 def char_codes(textpage: Any) -> list[int]:

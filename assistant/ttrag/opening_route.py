@@ -61,10 +61,7 @@ def route(question: str, doc: Document, embedder: Embedder | None, threshold: fl
         embedder: the pre-filter's embedder (normalised embeddings).
         threshold: the least cosine, in [-1, 1].
     """
-    nearest = _nearest(question, doc, embedder, threshold)
-    if nearest is None or nearest[0].where == "search":
-        return None
-    return OpeningRoute(nearest[0].label, nearest[1])
+    return opening_of(nearest(question, doc, embedder, threshold))
 
 
 def searched_point(question: str, doc: Document, embedder: Embedder | None,
@@ -73,14 +70,25 @@ def searched_point(question: str, doc: Document, embedder: Embedder | None,
     searched with its clause's own wording (:attr:`points.PointQuestion.search`: the term, whose clause says
     "shall continue in full force and effect for a period of" where the question says "how long does it last"),
     else None; None too for a question the point's ``not_asked_by`` matches (a period after the agreement ends)."""
-    nearest = _nearest(question, doc, embedder, threshold)
-    if nearest is None or not nearest[0].search:
+    return search_of(nearest(question, doc, embedder, threshold), question)
+
+
+def opening_of(found: tuple[points.PointQuestion, float] | None) -> OpeningRoute | None:
+    """The route of a :func:`nearest` point read from the opening, else None."""
+    if found is None or found[0].where == "search":
         return None
-    point = nearest[0]
+    return OpeningRoute(found[0].label, found[1])
+
+
+def search_of(found: tuple[points.PointQuestion, float] | None, question: str) -> points.PointQuestion | None:
+    """A :func:`nearest` point searched with its clause's own wording that ``question`` is for, else None."""
+    if found is None or not found[0].search:
+        return None
+    point = found[0]
     return None if point.not_asked_by is not None and point.not_asked_by.search(question) else point
 
 
-def _nearest(question: str, doc: Document, embedder: Embedder | None,
+def nearest(question: str, doc: Document, embedder: Embedder | None,
              threshold: float) -> tuple[points.PointQuestion, float] | None:
     """The point of ``doc``'s kind whose question is closest to ``question`` (or whose name it is) and their
     cosine, when it is at least ``threshold``; None without an embedder or for a kind with no point to route to

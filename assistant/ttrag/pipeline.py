@@ -335,8 +335,9 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     parties: tuple[tuple[str, str], ...] = ()  # a question for the parties: the names their terms stand for
     for attempt in range(opts.max_rewrites + 1):
         ranked = _rerank(ctx, query, candidates, models, opts, run)
-        if attempt == 0 and not search_as and opts.point_search and ranked:
-            point = _searched_point(ctx, searched, ranked, models, opts)
+        if attempt == 0:  # the point of its document's kind the question asks for, if any
+            nearest = _nearest_point(ctx, searched, ranked, models, opts)
+            point = opening_route.search_of(nearest, searched) if opts.point_search and not search_as else None
             if point is not None:  # the term: searched with its clause's own wording, as the summary's point is
                 run.note("point_search", point=point.label)
                 with run.stage("prefilter"):
@@ -345,8 +346,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                 run.note("prefilter", query=point.search, hits=_hits_view(original))
                 candidates, query = original, point.search
                 ranked = _rerank(ctx, query, candidates, models, opts, run)
-        if attempt == 0:  # a question for what the document's opening states (parties, date) reads it in every read
-            asks_opening = _opening_route(ctx, searched, ranked, models, opts)
+            # a question for what the document's opening states (parties, date) reads it in every read
+            asks_opening = opening_route.opening_of(nearest) if opts.opening_chars > 0 else None
             if asks_opening is not None:
                 run.note("opening", point=asks_opening.label, cosine=asks_opening.cosine)
                 exact = _exact_parties(ctx, question, ranked, run) \
@@ -420,22 +421,12 @@ def _rerank(ctx: Context, query: str, candidates: list[Hit], models: Models, opt
     return _whole(ctx, [h.chunk for h in top], opts)
 
 
-def _searched_point(ctx: Context, question: str, ranked: list[Chunk], models: Models,
-                    opts: PipelineOptions) -> points.PointQuestion | None:
-    """The point of its document's kind ``question`` asks for when that point is searched with its clause's own
-    wording (:func:`opening_route.searched_point`, the document the best of ``ranked`` comes from), or None."""
-    doc = _document(ctx, ranked[0].source)
-    return opening_route.searched_point(question, doc, models.embedder, opts.opening_match) if doc is not None else None
-
-
-def _opening_route(ctx: Context, question: str, ranked: list[Chunk], models: Models,
-                   opts: PipelineOptions) -> opening_route.OpeningRoute | None:
-    """The point of its document's opening ``question`` asks for (:func:`opening_route.route`, the document the
-    best of ``ranked`` comes from), or None: none asked, no passage, or ``opening_chars`` 0."""
-    if opts.opening_chars <= 0 or not ranked:
-        return None
-    doc = _document(ctx, ranked[0].source)
-    return opening_route.route(question, doc, models.embedder, opts.opening_match) if doc is not None else None
+def _nearest_point(ctx: Context, question: str, ranked: list[Chunk], models: Models,
+                   opts: PipelineOptions) -> tuple[points.PointQuestion, float] | None:
+    """The point of its document's kind ``question`` asks for and their cosine (:func:`opening_route.nearest`,
+    the document the best of ``ranked`` comes from), or None: none asked, or no passage."""
+    doc = _document(ctx, ranked[0].source) if ranked else None
+    return opening_route.nearest(question, doc, models.embedder, opts.opening_match) if doc is not None else None
 
 
 def _document(ctx: Context, source: str) -> Document | None:
