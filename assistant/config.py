@@ -62,6 +62,8 @@ ANSWER_RULES = {
     "hedge": "a sentence saying the passages do not give the answer makes it 'not found'",
     "yes_evidence": "a 'yes' that only restates the question is followed by the cited sentence stating its figure",
     "stating_sentence": "the sentence shown states the short answer, else the passage sentence that does",
+    "short_slip": "a short answer found neither in the passages nor in the reader's own sentence is a slip: the "
+                  "dates and numbers the sentence states, found in one passage, answer instead",
     "party_names": "a reply about the parties that calls one by its defined term ('XC') states the name the "
                    "preamble gives it",
 }

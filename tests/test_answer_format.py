@@ -155,6 +155,35 @@ def test_ungrounded_answer_is_not_found_and_never_shown() -> None:
     assert not reading.found and pieces == []  # type: ignore[attr-defined]
 
 
+TERM_CLAUSES = ["4.1 Term. The term of this Agreement, unless sooner terminated as provided herein, shall commence as "
+                "of the date hereof and shall expire on December 31, 2028.",
+                "5.2 Fees. Each invoice is payable within thirty (30) days of its date."]
+TERM_CHUNKS = [Chunk(i, t, "service.txt", 0, len(t)) for i, t in enumerate(TERM_CLAUSES)]
+
+
+def test_a_short_answer_that_slipped_gives_way_to_the_facts_of_the_sentence() -> None:
+    # GPAQ's service agreement (CUAD dev): the two-part term question, a clause that states only its end, a
+    # short answer invented for the other part; the sentence copied the clause
+    question = "How long does this agreement last, and when does it expire?"
+
+    def read(short: str, sentence: str, **kw: object) -> object:
+        pieces: list[str] = []
+        reading = stream_answer(ScriptedGenerator(lambda r: _reply(short_answer=short, answer=sentence)), question,
+                                TERM_CHUNKS, max_tokens=200, on_text=pieces.append, **kw)  # type: ignore[arg-type]
+        assert "".join(pieces) == reading.sentence  # type: ignore[attr-defined]
+        return reading
+
+    copied = "The term of this Agreement shall expire on December 31, 2028."
+    reading = read("12 months", copied)
+    assert reading.found and reading.short_answer == "December 31, 2028"  # type: ignore[attr-defined]
+    assert reading.sentence == copied + " [1]" and reading.supported_by == (1,)  # type: ignore[attr-defined]
+    # the rule switched off; a sentence whose date no passage states; a short answer its sentence states
+    assert read("12 months", copied, rules_off=("short_slip",)).reason == "not in the passages"  # type: ignore
+    assert not read("12 months", "The agreement expires on December 31, 2030.").found  # type: ignore[attr-defined]
+    assert not read("2030", "The agreement lasts until 2030, on December 31, 2028.").found  # type: ignore
+    assert not read("12 months", "The term ends as Section 4.1 says.").found  # type: ignore[attr-defined]
+
+
 def test_a_hedging_sentence_is_not_found() -> None:
     # the short answer is in a passage, but the sentence says the passages do not give the answer
     raw = _reply(passage=2, short_answer="1989", answer="The magazine's first editor is not mentioned in the text.")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
-from assistant.text.dates import without_shared_dates
+from assistant.text.dates import dates_in, without_shared_dates
 from assistant.ttrag import aliases, decision, grounding
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
@@ -28,6 +28,9 @@ from assistant.ttrag.window import Fit, fit_read
 
 _WORD = re.compile(r"\w+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?%)?")
+# a number with the unit after it, if any ("(5) years", "30 days", "7.5%"): a fact of an answer sentence
+_FIGURE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\)?\s?(?:%|percent\b|per cent\b|(?:days?|weeks?|months?|years?|"
+                     r"hours?|minutes?|dollars?|euros?|pounds?|million|billion|thousand)\b))?", re.I)
 _ANSWER_KEY = re.compile(r'"answer"\s*:\s*"')
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")  # the reader's own markers: ours replace them
 _OPEN_MARKER = re.compile(r"\s*\[[\d,\s]*$")  # a marker still being written
@@ -200,6 +203,37 @@ def yes_evidence(question: str, sentence: str, cited: Sequence[Chunk], *, max_ch
                            and len(words - said - asked) >= 2 and bool(AMOUNT_FORM.search(text)))
 
 
+def stated_facts(sentence: str) -> str:
+    """The dates and numbers ``sentence`` states, joined by spaces, in order ("December 31, 2028"); '' when it
+    states no calendar date and no amount (a figure with its unit, :data:`~assistant.ttrag.qtype.AMOUNT_FORM`):
+    a section number alone ("Section 13.1.1") is no fact of an answer."""
+    dates = dates_in(sentence)
+    if not dates and not AMOUNT_FORM.search(sentence):
+        return ""
+    rest, at = [], 0
+    for d in dates:
+        rest.append(sentence[at:d.start])
+        at = d.end
+    rest.append(sentence[at:])
+    numbers = [re.sub(r"[()]", "", m.group()) for m in _FIGURE.finditer(" ".join(rest))]
+    if not dates and not numbers:
+        return ""
+    return " ".join([*(sentence[d.start:d.end] for d in dates), *numbers])
+
+
+def slipped_support(short: str, sentence: str, chunks: Sequence[Chunk]) -> tuple[str, tuple[int, ...]]:
+    """(facts, passage numbers) when the reader's short answer is a slip of its field and its sentence is the
+    answer: the short answer stands neither in the passages (the caller's check found it so) nor in the
+    reader's own ``sentence``, and the dates and numbers the sentence states (:func:`stated_facts`) all stand
+    in one passage. A two-part question ("How long does this agreement last, and when does it expire?") over a
+    clause that states one part had the 1.5B reader invent the other in its short answer ("12 months") while
+    its sentence copied the clause ("... shall expire on December 31, 2028"). ('', ()) otherwise."""
+    facts = stated_facts(sentence)
+    if not facts or agree(short, sentence):
+        return "", ()
+    return facts, tuple(grounding.supporting(facts, chunks)[:3])
+
+
 def _shares_a_word(short: str, sentence: str) -> bool:
     """True when a content word of ``short`` is in ``sentence`` (stems, or the first five letters:
     "journalist" and "journalism"), or ``short`` has no content word."""
@@ -370,6 +404,15 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
         decided = decide(fields)
     found, short, support, reason = decided
     sentence = strip_markers(str(fields.get("answer") or "")) or short
+    if not found and reason == "not in the passages" and not across and "short_slip" not in rules_off and \
+            qtype.kind not in ("yesno", "choice"):
+        facts, support = slipped_support(short, sentence, chunks)
+        probs = generator.boolean_probs
+        if support and not (probs and probs[0] < min_found_p):  # the sentence's facts are the answer
+            cited = fields.get("passage")
+            if isinstance(cited, int) and cited in support:
+                support = (cited, *(n for n in support if n != cited))
+            found, short, reason = True, facts, ""
     if found and (hedges(sentence) or hedges(short)):
         found, reason = False, "the reader's sentence says the passages do not give it"
     if not found:
