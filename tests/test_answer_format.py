@@ -178,6 +178,9 @@ def test_a_short_answer_that_slipped_gives_way_to_the_facts_of_the_sentence() ->
     assert reading.found and reading.short_answer == "December 31, 2028"  # type: ignore[attr-defined]
     assert reading.sentence == copied + " [1]" and reading.supported_by == (1,)  # type: ignore[attr-defined]
     # the rule switched off; a sentence whose date no passage states; a short answer its sentence states
+    # a copy whose string a quoted definition closed: the dangling parenthesis is never shown
+    cut = "The term of this Agreement shall expire on December 31, 2028 ("
+    assert read("December 31, 2028", cut).sentence == cut[:-2] + " [1]"  # type: ignore[attr-defined]
     assert read("12 months", copied, rules_off=("short_slip",)).reason == "not in the passages"  # type: ignore
     assert not read("12 months", "The agreement expires on December 31, 2030.").found  # type: ignore[attr-defined]
     assert not read("2030", "The agreement lasts until 2030, on December 31, 2028.").found  # type: ignore

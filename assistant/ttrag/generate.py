@@ -34,6 +34,10 @@ _FIGURE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\)?\s?(?:%|percent\b|per cent
 _ANSWER_KEY = re.compile(r'"answer"\s*:\s*"')
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")  # the reader's own markers: ours replace them
 _OPEN_MARKER = re.compile(r"\s*\[[\d,\s]*$")  # a marker still being written
+# An opening parenthesis the sentence ends on: the reader copies a clause into its JSON string and a quoted
+# definition inside it closes the string ('... commencing on the 1st day of May, 2006 (' for '... 2006 (the
+# "Initial Term")'); held back while streaming, dropped when the sentence ends there
+_OPEN_PAREN = re.compile(r"\s*\($")
 # A sentence that says the passages do not give the answer ("The email address is not provided in the given
 # text"), written after a grounded-looking short answer: the draft benchmark showed the 1.5B reader doing this
 # for questions the contract does not answer. It is a "not found", whatever the short answer was.
@@ -390,7 +394,7 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
             decided = decide(parse_reply(head))
             body_at = m.end()
         if decided[0]:
-            text = _OPEN_MARKER.sub("", _MARKERS.sub("", partial_string(raw[body_at:])))
+            text = _OPEN_PAREN.sub("", _OPEN_MARKER.sub("", _MARKERS.sub("", partial_string(raw[body_at:]))))
             if hedges(text):
                 decided = (False, decided[1], (), "the reader's sentence says the passages do not give it")
                 if sent:  # "Imogen Tallis's phone number is not provid": withdrawn as soon as it shows
@@ -403,7 +407,7 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
     if decided is None:  # the reply never reached the "answer" key (cut off or malformed)
         decided = decide(fields)
     found, short, support, reason = decided
-    sentence = strip_markers(str(fields.get("answer") or "")) or short
+    sentence = _OPEN_PAREN.sub("", strip_markers(str(fields.get("answer") or ""))) or short
     if not found and reason == "not in the passages" and not across and "short_slip" not in rules_off and \
             qtype.kind not in ("yesno", "choice"):
         facts, support = slipped_support(short, sentence, chunks)
