@@ -72,6 +72,18 @@ def test_text_encodings(tmp_path: Path) -> None:
     assert extract(wide).text == "Grüße aus Köln"
 
 
+def test_no_break_and_other_spaces_are_read_as_plain_spaces_one_for_one(tmp_path: Path) -> None:
+    # a filing printed from HTML sets every space of a justified line as a no-break space
+    page = tmp_path / "term.html"
+    page.write_text("<p>5.&nbsp;Term.&nbsp;&nbsp;The&nbsp;term ends on\u202fOctober\u200912, 2002.</p>",
+                    encoding="utf-8")
+    text = extract(page).text
+    assert "5. Term.  The term ends on October 12, 2002." in text
+    legacy = tmp_path / "term.txt"
+    legacy.write_bytes("Term:\xa0one\xa0year".encode("cp1252"))
+    assert extract(legacy).text == "Term: one year"
+
+
 def test_missing_folder_and_unreadable(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="file not found"):
         extract(tmp_path / "absent.md")

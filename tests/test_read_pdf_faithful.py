@@ -268,6 +268,17 @@ def test_a_filing_set_in_justified_typewriter_lines_is_read_in_its_order() -> No
     assert "WHEREAS, Go Call seeks to increase its sales and website activity" in text
 
 
+def test_a_filing_printed_from_html_reads_its_no_break_spaces_as_spaces() -> None:
+    """Xybernaut's sponsorship agreement (CUAD) sets the spaces of its justified lines as U+00A0, a quarter of its
+    characters: they are read as plain spaces, one for one."""
+    path = shared_data() / "cuad/pdf/XYBERNAUTCORP_07_12_2002-EX-4-SPONSORSHIP AGREEMENT.pdf"
+    if not path.is_file():
+        pytest.skip(f"{path} not present")
+    text = extract(path).text
+    assert "\xa0" not in text
+    assert "5. Term. Subject to earlier termination as provided for" in " ".join(text.split())
+
+
 def test_rotated_lines_stay_apart(tmp_path: Path) -> None:
     from pdfgen import CLAUSE, Text
 

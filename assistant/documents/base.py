@@ -21,7 +21,7 @@ import tempfile
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from assistant.documents.context import (  # noqa: F401  (the readers' API, kept importable from here)
@@ -284,6 +284,14 @@ def _extract(path: Path, limits: Limits, progress: ProgressCallback | None,
     return doc, run.problems
 
 
+#: The space separators other than the plain space (Unicode category Zs: the no-break space U+00A0, the en to hair
+#: spaces U+2000-U+200A, the narrow no-break U+202F, the medium mathematical U+205F, the ideographic U+3000), each
+#: read as one plain space, so offsets hold. A filing printed from HTML sets every space of a justified line as
+#: U+00A0 (a quarter of Xybernaut's CUAD contract): the reader's tokenizer spends half again as many tokens on such
+#: a line, and a passage reads "5.\u00a0Term.\u00a0Subject\u00a0to ...". What a person sees is the same.
+SPACES = str.maketrans({chr(c): " " for c in (0x00A0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000)})
+
+
 def _assemble(name: str, segments: Iterable[Segment], run: _Run) -> Document:
     parts: list[str] = []
     kept: list[Segment] = []
@@ -292,6 +300,7 @@ def _assemble(name: str, segments: Iterable[Segment], run: _Run) -> Document:
     for seg in segments:
         if not seg.text.strip():
             continue
+        seg = replace(seg, text=seg.text.translate(SPACES))
         if parts:
             parts.append(SEGMENT_GAP)
             pos += len(SEGMENT_GAP)
