@@ -12,7 +12,7 @@ from assistant.errors import ConfigError
 from assistant.models.base import GenerationRequest
 from assistant.records import Chunk
 from assistant.ttrag import grounding, router
-from assistant.ttrag.generate import answer_schema, parse_reply, states_numbers, stream_answer, yes_evidence
+from assistant.ttrag.generate import answer_schema, cite, parse_reply, states_numbers, stream_answer, yes_evidence
 from assistant.ttrag.qtype import QuestionType, fits, question_type
 
 PASSAGES = [
@@ -180,11 +180,26 @@ def test_a_short_answer_that_slipped_gives_way_to_the_facts_of_the_sentence() ->
     # the rule switched off; a sentence whose date no passage states; a short answer its sentence states
     # a copy whose string a quoted definition closed: the dangling parenthesis is never shown
     cut = "The term of this Agreement shall expire on December 31, 2028 ("
-    assert read("December 31, 2028", cut).sentence == cut[:-2] + " [1]"  # type: ignore[attr-defined]
+    assert read("December 31, 2028", cut).sentence == cut[:-2] + ". [1]"  # type: ignore[attr-defined]
     assert read("12 months", copied, rules_off=("short_slip",)).reason == "not in the passages"  # type: ignore
     assert not read("12 months", "The agreement expires on December 31, 2030.").found  # type: ignore[attr-defined]
     assert not read("2030", "The agreement lasts until 2030, on December 31, 2028.").found  # type: ignore
     assert not read("12 months", "The term ends as Section 4.1 says.").found  # type: ignore[attr-defined]
+
+
+def test_a_source_quotes_a_whole_sentence_across_its_lines_not_a_lines_tail() -> None:
+    # a newcomer's supply agreement: sources quoted "Ultragenyx shall" (a line's tail after "... AMG.") and "5."
+    text = ("1) The Parties assume that the Product is an active ingredient in the meaning of Sec. 4 AMG. Novato "
+            "shall\nbe responsible for the registration of the processed Product and shall bear its costs.\n5.\n"
+            "Late Payments. Any amount not paid when due bears a service charge of one and one-half\n"
+            "percent (1.5%) per month, to the extent allowed by law.")
+    passage = [Chunk(0, text, "supply.pdf", 0, len(text))]
+    assert cite(passage, "Novato registers the Product. [1]", "Who registers it?")[0].snippet == (
+        "Novato shall be responsible for the registration of the processed Product and shall bear its costs.")
+    assert cite(passage, "Late amounts bear 1.5% per month. [1]", "What if we pay late?")[0].snippet == (
+        "Any amount not paid when due bears a service charge of one and one-half percent (1.5%) per month, to the "
+        "extent allowed by law.")
+    assert cite(passage, "", "Is there a warranty?")[0].snippet.startswith("1) The Parties assume")
 
 
 def test_a_hedging_sentence_is_not_found() -> None:

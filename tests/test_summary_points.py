@@ -383,6 +383,36 @@ def test_a_printed_page_number_inside_a_sentence_is_not_read() -> None:
         "for the Trust with respect to the Fund and executive services.")
 
 
+def test_a_party_defined_without_quotes_as_european_contracts_define_it_is_a_party() -> None:
+    """'— hereinafter referred to as Oleowerk —' and ', hereinafter called the Buyer.' define parties as '(the
+    "Buyer")' does (a newcomer's supply agreement drawn up in Hamburg: "Left out: parties")."""
+    text = ("SUPPLY AGREEMENT\nbetween\nOLEOWERK GmbH & Co KG, Hafenstrasse 3, 20095 Hamburg, Germany\n"
+            "\u2014 hereinafter referred to as Oleowerk \u2014\nand\nNovato Therapeutics Inc, 60 Leveroni Court, "
+            "Novato, California 94949\n\u2014 hereinafter referred to as Novato \u2014\neach party also referred to as "
+            "a \u201cParty\u201d and jointly as the \u201cParties\u201d\nPreamble\nWhereas, Oleowerk is a producer of "
+            "oleo chemical products;\nArticle 1 Supply of Product\n")
+    assert [(p.name, p.term) for p in points.contract_parties(_doc(text))] == [
+        ("OLEOWERK GmbH & Co KG", "Oleowerk"), ("Novato Therapeutics Inc", "Novato")]
+    called = ("This Agreement is made between Calder Components Ltd, 4 Mill Lane, Leeds, hereinafter called the "
+              "Seller, and Norhaven Medical AG, Zurich, hereinafter called the Buyer.\n1. The Seller sells.\n")
+    assert [(p.name, p.term) for p in points.preamble_parties(_doc(called))] == [
+        ("Calder Components Ltd", "Seller"), ("Norhaven Medical AG", "Buyer")]
+
+
+def test_a_description_of_a_party_is_not_its_name() -> None:
+    # "a newly formed Maryland corporation" describes the party before it (Blue Hills' agency agreement, CUAD dev);
+    # "a wholly-owned subsidiary of HOF Village, LLC" names one
+    text = ("AGENCY AGREEMENT\nLadies and Gentlemen:\nAlpha Bancorp, Inc. (the \u201cHolding Company\u201d), a newly "
+            "formed Maryland corporation, Beta Bancorp, MHC, a chartered mutual holding company (the \u201cMHC\u201d), "
+            "hereby confirm their agreement with Gamma & Woods, Inc. (the \u201cAgent\u201d).\n"
+            "Section 1. The Offering.\n")
+    assert [p.name for p in points.preamble_parties(_doc(text))] == [
+        "Alpha Bancorp, Inc.", "Beta Bancorp", "Gamma & Woods, Inc."]
+    owned = ('This License Agreement is made by National Museum, Inc. ("Museum") and Village Media, LLC, a '
+             'wholly-owned subsidiary of HOF Village, LLC, a Delaware limited liability company ("HOFV").\nRECITALS\n')
+    assert [p.term for p in points.preamble_parties(_doc(owned))] == ["Museum", "HOFV"]
+
+
 def test_a_party_introduced_as_herein_referred_to_is_a_party() -> None:
     """'(herein referred to as "Principal")' and '(hereafter "Gamma")' define parties as '(the "Principal")'
     does; a name holding a word of the agreement's own ("Health Services, Inc.") is a party when a legal form

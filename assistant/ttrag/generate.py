@@ -20,7 +20,7 @@ from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
 from assistant.text.dates import dates_in, without_shared_dates
-from assistant.ttrag import aliases, decision, grounding
+from assistant.ttrag import aliases, decision, grounding, passages
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
 from assistant.ttrag.qtype import AMOUNT_FORM, QuestionType, question_type
@@ -36,7 +36,7 @@ _MARKERS = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")  # the reader's own markers:
 _OPEN_MARKER = re.compile(r"\s*\[[\d,\s]*$")  # a marker still being written
 # An opening parenthesis the sentence ends on: the reader copies a clause into its JSON string and a quoted
 # definition inside it closes the string ('... commencing on the 1st day of May, 2006 (' for '... 2006 (the
-# "Initial Term")'); held back while streaming, dropped when the sentence ends there
+# "Initial Term")'); held back while streaming, and where the sentence ends there, a full stop ends it instead
 _OPEN_PAREN = re.compile(r"\s*\($")
 # A sentence that says the passages do not give the answer ("The email address is not provided in the given
 # text"), written after a grounded-looking short answer: the draft benchmark showed the 1.5B reader doing this
@@ -407,7 +407,10 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
     if decided is None:  # the reply never reached the "answer" key (cut off or malformed)
         decided = decide(fields)
     found, short, support, reason = decided
-    sentence = _OPEN_PAREN.sub("", strip_markers(str(fields.get("answer") or ""))) or short
+    sentence = strip_markers(str(fields.get("answer") or ""))
+    if _OPEN_PAREN.search(sentence):  # the words before the definition are the sentence
+        sentence = _OPEN_PAREN.sub("", sentence).rstrip(" ,;:") + "."
+    sentence = sentence or short
     if not found and reason == "not in the passages" and not across and "short_slip" not in rules_off and \
             qtype.kind not in ("yesno", "choice"):
         facts, support = slipped_support(short, sentence, chunks)
@@ -445,6 +448,8 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
         sentence, short = named, aliases.with_names(short, parties)
     if not sent:  # nothing streamed yet (a reply with an empty sentence): show the short answer
         on_text(sentence)
+    elif sentence.startswith(sent) and len(sentence) > len(sent):  # the full stop after a held-back "("
+        on_text(sentence[len(sent):])
     if qtype.kind == "yesno" and short.strip().lower() == "yes" and "yes_evidence" not in rules_off:
         evidence, n = yes_evidence(question, sentence, [chunks[m - 1] for m in support])
         if evidence:  # "Yes, there is a cap on the liquidated damages." and the sentence that says how much
@@ -458,7 +463,12 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
 
 def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int = 240) -> list[Source]:
     """Sources for ``chunks`` in order, each with the sentence that best matches the answer's lines that
-    cite it as ``[n]`` (else the whole answer, or the question), Markdown heading and bold marks removed."""
+    cite it as ``[n]`` (else the whole answer, or the question), Markdown heading and bold marks removed.
+
+    A sentence is read across the lines it is broken into (:func:`~assistant.ttrag.passages.
+    sentence_spans_across_lines`), its white space made single, and one of three words or more is quoted where the
+    passage has one: a newcomer saw sources quoted as "Ultragenyx shall" (the end of a line after "... AMG.") and
+    "5." (a clause's number)."""
     everything = {w.lower() for w in _WORD.findall(answer or question)}
     citing: dict[int, set[str]] = {}
     for line in (answer or "").splitlines():
@@ -469,12 +479,14 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
     for n, c in enumerate(chunks, 1):
         wanted = citing.get(n) or everything
         best, best_score = c.text[:max_chars], -1.0
-        for s, e in sentence_spans(c.text):
+        spans = passages.sentence_spans_across_lines(c.text)
+        spans = [(s, e) for s, e in spans if len(_WORD.findall(c.text[s:e])) >= 3] or spans
+        for s, e in spans:
             words = {w.lower() for w in _WORD.findall(c.text[s:e])}
             score = len(words & wanted) / (1 + len(words)) ** 0.5
             if score > best_score:
                 best, best_score = c.text[s:e], score
-        snippet = _plain(best.strip()).strip()
+        snippet = re.sub(r"\s+", " ", _plain(best.strip())).strip()
         if len(snippet) > max_chars:
             snippet = snippet[:max_chars - 1] + "…"
         sources.append(Source(n=n, source=c.source, page=c.page, start=c.start, end=c.end, snippet=snippet,

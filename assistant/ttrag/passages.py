@@ -68,6 +68,22 @@ def sentence_end(text: str, at: int, reach: int = REACH) -> int:
     return m.end() if m.group().strip() else m.start()
 
 
+def sentence_spans_across_lines(text: str) -> list[tuple[int, int]]:
+    """Character spans ``[start, end)`` of the sentences of ``text`` as a person reads them: a line break inside a
+    sentence (a PDF breaks every line) does not end it; ``.``, ``!``, ``?`` or ``;`` before a space (not after an
+    abbreviation) or a blank line does. Surrounding white space is left out; white-space-only spans are skipped."""
+    spans, start = [], 0
+    for m in [*_END.finditer(text), None]:
+        end = len(text) if m is None else m.end() if m.group().strip() else m.start()
+        piece = text[start:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((start + lead, start + len(piece.rstrip())))
+        if m is not None:
+            start = m.end()
+    return spans
+
+
 def _ends_sentence(before: str) -> bool:
     """True when ``before`` ends a sentence: a closing mark, or a blank line after the last text."""
     if re.search(r"\n[ \t]*\n\s*$", before):

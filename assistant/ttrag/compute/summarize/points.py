@@ -180,8 +180,20 @@ _PREAMBLE_END = re.compile(r"\b(?:WHEREAS|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|
 # a quoted definition: (the "Company"), ("Licensee"), (hereinafter referred to as "Seller"), (herein "Go Call"),
 # (hereafter "GINARES"), (herein referred to as "Principal"), in single or curly quotes, "the" inside them
 # ("(‘the Manufacturer’)"), an apostrophe in the term ("(“Reed’s”)")
+# Or a definition without quotes, as contracts drawn up in Germany and elsewhere in Europe write it: "CREMER OLEO
+# GmbH & Co KG, Glockengiesserwall 3, 20095 Hamburg — hereinafter referred to as Cremer — and ...": up to four
+# capitalised words after "hereinafter referred to as", "hereinafter called" or "hereafter known as", ended by a
+# dash, a bracket, a comma or semicolon, a full stop, the line's end, or "and" / "or". The term is group 1 or 2.
 _DEFINITION = re.compile(DEFINITION_LEAD + r"[\"\u201c\u2018'](?:the\s+)?([A-Z][\w .&'\u2019-]{0,40}?)[\"\u201d\u2019']"
-                         r"(?=\s*\)|\s*,|\s+and\b|\s+or\b)")
+                         r"(?=\s*\)|\s*,|\s+and\b|\s+or\b)"
+                         r"|\bhere(?:in)?after,?\s+(?:referred\s+to\s+as|called|known\s+as)\s+(?:the\s+)?"
+                         r"([A-Z][\w&'\u2019.-]*(?: [A-Z][\w&'\u2019.-]*){0,3})"
+                         r"(?=\s*[\u2014\u2013)\],;]|\s+-|\.?[ \t]*\n|\.\s|\.$|\s+and\b|\s+or\b)")
+
+
+def _term(m: re.Match[str]) -> str:
+    """The term a :data:`_DEFINITION` match defines, quoted or not."""
+    return m.group(1) or m.group(2)
 _LEGAL_FORM = (r"(?:Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|Co|Corp|Corporation|Company|LP|L\.P|LLP|PLC|S\.A|SA|"
                r"AG|GmbH|B\.V|BV|N\.V|NV|S\.p\.A|SpA|Pty|Pte|AB|Oy|KG|SE|SARL|S\.L|Trust|Bank|University|Association|"
                r"Partnership|Group|Holdings|Funds?)\b\.?")
@@ -198,8 +210,10 @@ _COMMA = re.compile(r"(?:^|,)\s*$")
 # LLC, a Delaware limited liability company"
 _DESCRIBED = re.compile(r",?\s+(?:a|an)\s+(?:[\w.-]+\s+){0,4}?(?:corporation|company|partnership|entity|"
                         r"association|bank|trust|organi[sz]ed|incorporated|individual|resident|non-profit)\b", re.I)
-# "insured by the Savings Association Insurance Fund", "a Delaware Corporation"
-_THE = re.compile(r"\b(?:the|an?)\s+$")
+# "insured by the Savings Association Insurance Fund", "a Delaware Corporation", "a newly formed Maryland
+# corporation" (up to three lower-case words between, none of them a preposition: "a wholly-owned subsidiary of HOF
+# Village, LLC" names a party)
+_THE = re.compile(r"\b(?:the|an?)\s+(?:(?!(?:of|to|by|for|with|and|or|in|at)\b)[a-z][\w-]*\s+){0,3}$")
 _OF = re.compile(r"\b(?:of|at|in)\s+$")  # "an address of 30 Bond Street", "located at", "in New York"
 # a definition of the document or its dates, not of a party
 _NOT_A_PARTY = re.compile(r"\b(?:agreement|contract|date|part(?:y|ies)|term|territory|products?|services?)\b", re.I)
@@ -269,11 +283,11 @@ def preamble_parties(doc: Document) -> list[Party]:
         lo = max(previous, m.start() - 600)
         window = text[lo:m.start()].replace("|", " ")  # a PDF table's cell marks inside a name
         previous = m.end()
-        if _NOT_A_PARTY.search(m.group(1)):
+        if _NOT_A_PARTY.search(_term(m)):
             continue
         # a run naming the agreement or its subject is no party ("This Agreement"), unless a legal form ends
         # it ("PreCheck Health Services, Inc.")
-        runs = [r for r in _RUN.finditer(window) if not _THE.search(window, max(0, r.start() - 5), r.start())
+        runs = [r for r in _RUN.finditer(window) if not _THE.search(window, max(0, r.start() - 40), r.start())
                 and (not _NOT_A_PARTY.search(r.group()) or _FORMED.search(r.group()))]
         formed = [r for r in runs if (_FORMED.search(r.group()) or _FORMED.search(_first_line(r.group())))
                   and not _ONLY_FORM.match(r.group())]
@@ -292,9 +306,9 @@ def preamble_parties(doc: Document) -> list[Party]:
         if best in formed and not _FORMED.search(best.group()):  # "... HOLDING LIMITED" over its address's "Unit"
             said = _first_line(best.group())
         name = re.sub(r"^(?:And|By|Between|With)\s+", "", re.sub(r"\s+", " ", said).strip(" ,"))
-        if any(p.name == name or p.term == m.group(1) for p in out):
+        if any(p.name == name or p.term == _term(m) for p in out):
             continue
-        out.append(Party(name, m.group(1), lo + best.start()))
+        out.append(Party(name, _term(m), lo + best.start()))
         if len(out) >= MAX_PARTIES:
             break
     return out
@@ -519,13 +533,13 @@ def point_sentence(sentence: str) -> str:
 
 def whole_point_sentence(sentence: str, doc: Document, cited: Sequence[Chunk],
                          side: Sequence[tuple[int, int]] = ()) -> str:
-    """:func:`point_sentence` of the reader's ``sentence`` made whole first. The reader copies a clause into
-    its JSON reply, and a quoted definition inside it closes the string ('related services ("Services") to
-    Customer' read as 'related services ('): the definition is an aside, the words before it the point. A copy
-    that stops early elsewhere ('... the application of the substantive laws of') is the ``cited`` passages'
-    whole sentence of ``doc`` that holds it, where one does (:func:`~assistant.ttrag.compute.draft_points.
-    whole_fragment`, the widening a draft's points get), read without the ``side`` spans of ``doc`` (its side
-    matter, :func:`~.sidematter.side_spans`: a page number or a running footer inside the sentence)."""
+    """:func:`point_sentence` of the reader's ``sentence`` made whole first. (A copy of a clause whose JSON
+    string a quoted definition closed, 'related services (', comes as the words before the definition with a
+    full stop: :data:`assistant.ttrag.generate._OPEN_PAREN`.) A copy that stops early elsewhere ('... the
+    application of the substantive laws of') is the ``cited`` passages' whole sentence of ``doc`` that holds
+    it, where one does (:func:`~assistant.ttrag.compute.draft_points.whole_fragment`, the widening a draft's
+    points get), read without the ``side`` spans of ``doc`` (its side matter, :func:`~.sidematter.side_spans`:
+    a page number or a running footer inside the sentence)."""
     if side:  # blanked, not cut: the offsets of ``cited`` still hold
         pieces, at = [], 0
         for start, end in side:  # sorted, merged (side_spans)
@@ -533,9 +547,7 @@ def whole_point_sentence(sentence: str, doc: Document, cited: Sequence[Chunk],
             at = end
         doc = replace(doc, text="".join([*pieces, doc.text[at:]]))
     copied = strip_markers(sentence)
-    if copied.endswith("("):
-        copied = copied[:-1].rstrip()
-    elif copied and not is_whole(copied):
+    if copied and not is_whole(copied):
         copied = whole_fragment(copied, doc, [(c.start, c.end, c.id) for c in cited]) or copied
     return point_sentence(copied)
 
