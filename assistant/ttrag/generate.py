@@ -461,14 +461,17 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
     return Reading(True, short, sentence + markers, support, "", raw)
 
 
-def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int = 240) -> list[Source]:
+def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int = 240,
+         across_lines: bool = True) -> list[Source]:
     """Sources for ``chunks`` in order, each with the sentence that best matches the answer's lines that
     cite it as ``[n]`` (else the whole answer, or the question), Markdown heading and bold marks removed.
 
     A sentence is read across the lines it is broken into (:func:`~assistant.ttrag.passages.
     sentence_spans_across_lines`), its white space made single, and one of three words or more is quoted where the
     passage has one: a newcomer saw sources quoted as "Ultragenyx shall" (the end of a line after "... AMG.") and
-    "5." (a clause's number)."""
+    "5." (a clause's number). ``across_lines=False``: the sentences and lines of
+    :func:`~assistant.documents.chunk.sentence_spans`, whatever their length (what a summary point's checks were
+    chosen on: :func:`assistant.ttrag.pipeline._point`)."""
     everything = {w.lower() for w in _WORD.findall(answer or question)}
     citing: dict[int, set[str]] = {}
     for line in (answer or "").splitlines():
@@ -479,14 +482,19 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
     for n, c in enumerate(chunks, 1):
         wanted = citing.get(n) or everything
         best, best_score = c.text[:max_chars], -1.0
-        spans = passages.sentence_spans_across_lines(c.text)
-        spans = [(s, e) for s, e in spans if len(_WORD.findall(c.text[s:e])) >= 3] or spans
+        if across_lines:
+            spans = passages.sentence_spans_across_lines(c.text)
+            spans = [(s, e) for s, e in spans if len(_WORD.findall(c.text[s:e])) >= 3] or spans
+        else:
+            spans = sentence_spans(c.text)
         for s, e in spans:
             words = {w.lower() for w in _WORD.findall(c.text[s:e])}
             score = len(words & wanted) / (1 + len(words)) ** 0.5
             if score > best_score:
                 best, best_score = c.text[s:e], score
-        snippet = re.sub(r"\s+", " ", _plain(best.strip())).strip()
+        snippet = _plain(best.strip()).strip()
+        if across_lines:
+            snippet = re.sub(r"\s+", " ", snippet)
         if len(snippet) > max_chars:
             snippet = snippet[:max_chars - 1] + "…"
         sources.append(Source(n=n, source=c.source, page=c.page, start=c.start, end=c.end, snippet=snippet,

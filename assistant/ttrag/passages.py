@@ -68,12 +68,21 @@ def sentence_end(text: str, at: int, reach: int = REACH) -> int:
     return m.end() if m.group().strip() else m.start()
 
 
+SHORT_LINE = 40  # characters: a line this short that no sentence end closes is a title or a number ("5.")
+
+
 def sentence_spans_across_lines(text: str) -> list[tuple[int, int]]:
     """Character spans ``[start, end)`` of the sentences of ``text`` as a person reads them: a line break inside a
     sentence (a PDF breaks every line) does not end it; ``.``, ``!``, ``?`` or ``;`` before a space (not after an
-    abbreviation) or a blank line does. Surrounding white space is left out; white-space-only spans are skipped."""
+    abbreviation), a blank line, or the end of a line shorter than :data:`SHORT_LINE` characters (a title, "SUPPLY
+    AGREEMENT") does. Surrounding white space is left out; white-space-only spans are skipped."""
+    short = re.compile(rf"(?m)^[^\n]{{1,{SHORT_LINE - 1}}}\n")
+    ends = sorted([*_END.finditer(text), *(m for m in short.finditer(text) if m.group().strip())],
+                  key=lambda m: m.start())
     spans, start = [], 0
-    for m in [*_END.finditer(text), None]:
+    for m in [*ends, None]:
+        if m is not None and m.end() <= start:
+            continue
         end = len(text) if m is None else m.end() if m.group().strip() else m.start()
         piece = text[start:end]
         if piece.strip():

@@ -694,7 +694,9 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
     sentence = points.whole_point_sentence(reading.sentence, doc, cited, furniture)
     if not sentence or not points.has_form(sentence, point.form):
         return None
-    snippet = cite(cited[:1], sentence, point.question, max_chars=600)[0].snippet  # the sentence cited
+    # the sentence cited, as the point's checks were chosen on (a line, where a PDF breaks the sentence): read
+    # whole across its lines, Elandia's term was taken for the non-solicitation clause beside it on the CUAD dev half
+    snippet = cite(cited[:1], sentence, point.question, max_chars=600, across_lines=False)[0].snippet
     if point.other_clause is not None and point.other_clause.search(snippet):
         run.note("point_other_clause", label=point.label, snippet=snippet)
         return None  # e.g. a survival clause read as the term: another clause, whatever the reader made of it
