@@ -4,7 +4,7 @@ the embedder's space (the bundled MiniLM, real)."""
 from __future__ import annotations
 
 from assistant.records import Document, Segment
-from assistant.ttrag.opening_route import opening_points, route, searched_point
+from assistant.ttrag.opening_route import nearest, opening_points, route, search_of
 
 CONTRACT = ('DISTRIBUTION AGREEMENT\n\nThis Distribution Agreement is made on 3 March 2025 between Norhaven Ltd '
             '(the "Buyer") and Calder GmbH (the "Supplier").\n\n1. Term. This agreement runs for three years.\n'
@@ -54,12 +54,13 @@ def test_a_question_for_a_contracts_term_is_searched_as_its_clause_is_worded(emb
     contract = doc(CONTRACT)
     for question in ["How long does this agreement last?", "When does this agreement expire?",
                      "When does this contract run out?"]:
-        point = searched_point(question, contract, embedder, 0.5)  # type: ignore[arg-type]
+        point = search_of(nearest(question, contract, embedder, 0.5), question)  # type: ignore[arg-type]
         assert point is not None and point.label == "Term" and point.search, question
     for question in ["Who are the parties to this agreement?", "Which law governs this agreement?",
                      "What fees does the buyer pay?",
                      # a period after the agreement ends is no term, though the embedder puts it nearest
                      "How long do the confidentiality obligations survive after the agreement ends?",
                      "How long after the contract ends do we still have to keep things confidential?"]:
-        assert searched_point(question, contract, embedder, 0.5) is None, question  # type: ignore[arg-type]
-    assert searched_point("How long does this agreement last?", doc(PAGE), embedder, 0.0) is None  # type: ignore[arg-type]
+        assert search_of(nearest(question, contract, embedder, 0.5), question) is None, question  # type: ignore
+    last = "How long does this agreement last?"
+    assert search_of(nearest(last, doc(PAGE), embedder, 0.0), last) is None  # type: ignore[arg-type]

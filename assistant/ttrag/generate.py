@@ -120,10 +120,15 @@ def judge(question: str, qtype: QuestionType, fields: dict[str, object], chunks:
         return False, short, (), "the reader found no answer"
     support, reason = grounding.check(question, qtype, short, chunks, min_coverage=min_coverage,
                                       read_before=read_before, equivalents=equivalents, off=rules_off)
+    return not reason, short, _pointer_first(support, fields)[:3], reason
+
+
+def _pointer_first(support: Sequence[int], fields: dict[str, object]) -> tuple[int, ...]:
+    """``support`` (1-based passage numbers) with the reader's own ``passage`` pointer first where it is one."""
     cited = fields.get("passage")
-    if isinstance(cited, int) and cited in support:  # the reader's own pointer first
-        support = [cited] + [n for n in support if n != cited]
-    return not reason, short, tuple(support[:3]), reason
+    if isinstance(cited, int) and cited in support:
+        return (cited, *(n for n in support if n != cited))
+    return tuple(support)
 
 
 def _decide(model: decision.DecisionModel, threshold: float | None, generator: Generator, question: str,
@@ -141,8 +146,7 @@ def _decide(model: decision.DecisionModel, threshold: float | None, generator: G
     if reason:
         return False, short, (), reason
     cited = fields.get("passage")
-    if isinstance(cited, int) and cited in support:
-        support = [cited] + [n for n in support if n != cited]
+    ordered = _pointer_first(support, fields)
     probs, yes = generator.boolean_probs, generator.yes_probs
     signals = decision.signals(question, qtype, short, cited if isinstance(cited, int) else None, chunks,
                                found_p=probs[0] if probs else None,
@@ -152,7 +156,7 @@ def _decide(model: decision.DecisionModel, threshold: float | None, generator: G
     bar = model.threshold if threshold is None else threshold
     if p < bar:
         return False, short, (), f"the answer decision: unlikely right (P(right) {p:.2f} < {bar:.2f})"
-    return True, short, tuple(support[:3]), ""
+    return True, short, ordered[:3], ""
 
 
 def _number_tokens(text: str) -> set[str]:
@@ -416,10 +420,7 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
         facts, support = slipped_support(short, sentence, chunks)
         probs = generator.boolean_probs
         if support and not (probs and probs[0] < min_found_p):  # the sentence's facts are the answer
-            cited = fields.get("passage")
-            if isinstance(cited, int) and cited in support:
-                support = (cited, *(n for n in support if n != cited))
-            found, short, reason = True, facts, ""
+            found, short, reason, support = True, facts, "", _pointer_first(support, fields)
     if found and (hedges(sentence) or hedges(short)):
         found, reason = False, "the reader's sentence says the passages do not give it"
     if not found:

@@ -10,7 +10,7 @@ asks the same of a question: when it is close, in the embedder's space, to one o
 document's kind, the question-answering path reads the document's opening beside the passages ranked best
 (:attr:`assistant.config.PipelineOptions.opening_match`). A question routed the same way to a point the summary
 *searches* with its clause's own wording (a contract's term) is searched with that wording
-(:func:`searched_point`, :attr:`assistant.config.PipelineOptions.point_search`).
+(:func:`search_of`, :attr:`assistant.config.PipelineOptions.point_search`).
 
 The embedder is the pre-filter's sentence-transformers model (cosine of normalised embeddings; the bundled
 all-MiniLM-L6-v2 reads English only, so a question in another language is matched by its translation).
@@ -64,15 +64,6 @@ def route(question: str, doc: Document, embedder: Embedder | None, threshold: fl
     return opening_of(nearest(question, doc, embedder, threshold))
 
 
-def searched_point(question: str, doc: Document, embedder: Embedder | None,
-                   threshold: float) -> points.PointQuestion | None:
-    """The point of ``doc``'s kind that ``question`` asks for (as :func:`route` finds it) when that point is
-    searched with its clause's own wording (:attr:`points.PointQuestion.search`: the term, whose clause says
-    "shall continue in full force and effect for a period of" where the question says "how long does it last"),
-    else None; None too for a question the point's ``not_asked_by`` matches (a period after the agreement ends)."""
-    return search_of(nearest(question, doc, embedder, threshold), question)
-
-
 def opening_of(found: tuple[points.PointQuestion, float] | None) -> OpeningRoute | None:
     """The route of a :func:`nearest` point read from the opening, else None."""
     if found is None or found[0].where == "search":
@@ -81,7 +72,10 @@ def opening_of(found: tuple[points.PointQuestion, float] | None) -> OpeningRoute
 
 
 def search_of(found: tuple[points.PointQuestion, float] | None, question: str) -> points.PointQuestion | None:
-    """A :func:`nearest` point searched with its clause's own wording that ``question`` is for, else None."""
+    """A :func:`nearest` point searched with its clause's own wording (:attr:`points.PointQuestion.search`: the
+    term, whose clause says "shall continue in full force and effect for a period of" where the question says "how
+    long does it last") that ``question`` is for, else None; None too for a question the point's ``not_asked_by``
+    matches (a period after the agreement ends)."""
     if found is None or not found[0].search:
         return None
     point = found[0]

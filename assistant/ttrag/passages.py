@@ -69,6 +69,7 @@ def sentence_end(text: str, at: int, reach: int = REACH) -> int:
 
 
 SHORT_LINE = 40  # characters: a line this short that no sentence end closes is a title or a number ("5.")
+_SHORT_LINE = re.compile(rf"(?m)^[^\n]{{1,{SHORT_LINE - 1}}}\n")
 
 
 def sentence_spans_across_lines(text: str) -> list[tuple[int, int]]:
@@ -76,8 +77,7 @@ def sentence_spans_across_lines(text: str) -> list[tuple[int, int]]:
     sentence (a PDF breaks every line) does not end it; ``.``, ``!``, ``?`` or ``;`` before a space (not after an
     abbreviation), a blank line, or the end of a line shorter than :data:`SHORT_LINE` characters (a title, "SUPPLY
     AGREEMENT") does. Surrounding white space is left out; white-space-only spans are skipped."""
-    short = re.compile(rf"(?m)^[^\n]{{1,{SHORT_LINE - 1}}}\n")
-    ends = sorted([*_END.finditer(text), *(m for m in short.finditer(text) if m.group().strip())],
+    ends = sorted([*_END.finditer(text), *(m for m in _SHORT_LINE.finditer(text) if m.group().strip())],
                   key=lambda m: m.start())
     spans, start = [], 0
     for m in [*ends, None]:

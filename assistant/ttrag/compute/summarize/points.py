@@ -66,7 +66,7 @@ class PointQuestion:
     reports no probability: no bar). ``other_clause`` matches a cited sentence that belongs to another clause than
     the point's, whatever the reader made of it (the term's :data:`AFTER_THE_END`): the point is left out.
     ``not_asked_by`` matches a person's question that is not for this point however close it is to the point's
-    question (the term's :data:`ASKED_AFTER_THE_END`; :func:`assistant.ttrag.opening_route.searched_point`)."""
+    question (the term's :data:`ASKED_AFTER_THE_END`; :func:`assistant.ttrag.opening_route.search_of`)."""
 
     label: str
     question: str
@@ -194,6 +194,8 @@ _DEFINITION = re.compile(DEFINITION_LEAD + r"[\"\u201c\u2018'](?:the\s+)?([A-Z][
 def _term(m: re.Match[str]) -> str:
     """The term a :data:`_DEFINITION` match defines, quoted or not."""
     return m.group(1) or m.group(2)
+
+
 _LEGAL_FORM = (r"(?:Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|Co|Corp|Corporation|Company|LP|L\.P|LLP|PLC|S\.A|SA|"
                r"AG|GmbH|B\.V|BV|N\.V|NV|S\.p\.A|SpA|Pty|Pte|AB|Oy|KG|SE|SARL|S\.L|Trust|Bank|University|Association|"
                r"Partnership|Group|Holdings|Funds?)\b\.?")
