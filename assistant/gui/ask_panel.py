@@ -3,7 +3,6 @@ context, and the conversation: earlier turns with their sources, New conversatio
 
 from __future__ import annotations
 
-import html
 import threading
 import time
 from pathlib import Path
@@ -24,8 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from assistant.gui.attachment_pages import AttachmentPages
+from assistant.gui.history import history_blocks
 from assistant.gui.open_files import OpenFilesList
-from assistant.gui.passage_view import PassageView, short_source
+from assistant.gui.passage_view import PassageView
 from assistant.gui.sources_list import FittedList, OtherPassages, source_item
 from assistant.gui.tasks import Emit, Task, TaskRunner
 from assistant.records import Answer, Message, Preview, Retract, Source, TokenText
@@ -55,6 +55,7 @@ class AskPanel(QWidget):
         self._task: Task | None = None
         self.elapsed = 0.0  # of the last ask, from the same start as the progress clock
         self._streamed = ""  # the answer text streamed so far, as sent (what a Retract removes)
+        self._previewed = False  # a passage shown while the reader read it (replaced by the answer's source)
         self.files = OpenFilesList()
         self.context_label = QLabel("Open a file or select a message, then ask about it.")
         self.context_label.setWordWrap(True)
@@ -69,6 +70,13 @@ class AskPanel(QWidget):
         runner.ended.connect(self._ended)
         self.answer_text = QTextBrowser()
         self.answer_text.setAccessibleName("Answer")
+        # what to do first, where a newcomer saw only an empty box (shown while the box is empty)
+        self.answer_text.setPlaceholderText(
+            "Answers appear here, with the passages they come from under them.\n\n"
+            "To start: Open files (Ctrl+O) \u2014 a PDF, Word or text file, or an e-mail \u2014 or select a synced "
+            "message, then ask, for example:\n"
+            "  \u2022 Summarize this\n  \u2022 Who are the parties?\n"
+            "  \u2022 What does it say about payment?")
         self.meta = QLabel()
         self.meta.setWordWrap(True)
         self.meta.setStyleSheet("color: #666; font-size: small")
@@ -182,6 +190,7 @@ class AskPanel(QWidget):
         self.answer = None
         self._answer_texts = {}
         self._streamed = ""
+        self._previewed = False  # a passage shown while the reader read it (replaced by the answer's source)
         self.answer_text.clear()
         self.meta.clear()
         self.sources.clear()
@@ -262,6 +271,7 @@ class AskPanel(QWidget):
             self.answer_text.setPlainText(self._streamed)
         elif isinstance(event, Preview) and not self._streamed:  # seconds in, while the reader reads
             self._show_source(event.source)
+            self._previewed = True
             self.meta.setText("The best-matching passage is shown while the model reads it.")
 
     def _done(self, turn: Turn) -> None:
@@ -293,6 +303,13 @@ class AskPanel(QWidget):
             self.sources.addItem(source_item(source))
         self.sources.fit()
         self.other_sources.show_sources(answer.uncited if answer.found else ())
+        if self._previewed:  # the passage shown while the reader read may not be the one the answer cites (a
+            # newcomer saw "[1] ..., page 6" beside an answer citing only [2], page 8): its first source, or none
+            self._previewed = False
+            if answer.found and answer.cited:
+                self._show_source(answer.cited[0])
+            else:
+                self.passage.clear()
         self.answered.emit(answer)
 
     def _error(self, exc: BaseException) -> None:
@@ -355,19 +372,7 @@ class AskPanel(QWidget):
     def _render_history(self, shown: int) -> None:
         """The first ``shown`` turns in the history view, each with its sources as links; the note about
         turns no longer sent to the model."""
-        blocks = []
-        for t, turn in enumerate(self.conversation.turns[:shown]):
-            asked = f"<b>{html.escape(turn.question)}</b>"
-            if turn.standalone != turn.question:
-                asked += f" <span style='color:#666'>(answered as: {html.escape(turn.standalone)})</span>"
-            links = []
-            for s in turn.answer.cited if turn.answer.found else turn.sources:  # as under the answer
-                page = f", p. {s.page}" if s.page else ""
-                links.append(f"<a href='source:{t}:{s.n - 1}'>[{s.n}] {html.escape(short_source(s.source))}"
-                             f"{page}</a>")
-            label = "Sources" if turn.answer.found else "Passages read (no answer found in them)"
-            blocks.append(f"<p>{asked}<br>{html.escape(turn.answer.text)}"
-                          + (f"<br><small>{label}: {' '.join(links)}</small>" if links else "") + "</p>")
+        blocks = history_blocks(self.conversation.turns[:shown])
         self.history.setHtml("".join(blocks))
         self.history.moveCursor(QTextCursor.MoveOperation.End)
         self.history.setVisible(bool(blocks))  # no empty box above the first answer: the answer gets the room

@@ -1,11 +1,12 @@
 """Labels that never cut their text: one that wraps and is given the height it needs, one that shortens its
-line to the width it is given (a long file name in the middle) and keeps it whole in the tooltip."""
+line to the width it is given (a long file name in the middle) and keeps it whole in the tooltip; and the
+status bar's message, which gives way to what runs."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontMetrics, QResizeEvent
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 
 def elide_longest_word(text: str, metrics: QFontMetrics, width: int) -> str:
@@ -92,3 +93,23 @@ class ElidedLabel(QLabel):
         shown = elide_longest_word(self._line, self.fontMetrics(), self.contentsRect().width())
         self.setText(shown)
         self.setToolTip("\n\n".join(t for t in (self._line if shown != self._line else "", self._tip) if t))
+
+
+class StatusNotice(QLabel):
+    """The status bar's message (the open files, a sync's outcome, a link to add an account): it takes the room
+    the status bar's permanent widgets leave, cut at its end, and is whole in the tooltip.
+
+    As a plain ``QLabel`` it asked for its whole line as its minimum: with two long file names open, the
+    progress line of a summary beside it was squeezed to "Point 4 of\u2026" (a newcomer's report)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(text)
+
+    def clear(self) -> None:
+        super().clear()
+        self.setToolTip("")

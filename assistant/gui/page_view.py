@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QKeySequence, QPixmap, QResizeEvent, QShortcut
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
@@ -22,6 +22,8 @@ from assistant.gui.tasks import Emit, TaskRunner
 #: Zoom steps, in pixels per PDF point (1.0 is 72 dpi).
 ZOOMS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
 MIN_FIT_WIDTH = 120  # pixels: a narrower view is not laid out yet, and a page is not fitted to it
+REFIT_MS = 200  # a resized view's page is fitted again this long after the last resize (a splitter dragged)
+REFIT_CHANGE = 0.05  # ... where it could be this much wider
 
 
 def viewer_url(path: str, page: int) -> QUrl:
@@ -62,6 +64,10 @@ class PageView(QWidget):
         self.zoomed = False  # until the person zooms, a page is fitted to the view's width (never enlarged)
         self._rendered_fit: int | None = None  # the width the page being rendered was fitted to
         self.current: RenderedPage | None = None
+        self._refit = QTimer(self)  # a page fitted to a view that was resized is fitted again once it settles
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(REFIT_MS)
+        self._refit.timeout.connect(self._fit_again)
         self.previous_button = self._button("\u25b2 Page", "Show the page before (Ctrl+PgUp)", self.previous_page)
         self.next_button = self._button("Page \u25bc", "Show the page after (Ctrl+PgDown)", self.next_page)
         self.page_label = QLabel()
@@ -243,6 +249,20 @@ class PageView(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._arrange()
+        if self.current is not None and not self.zoomed:
+            self._refit.start()
+
+    def _fit_again(self) -> None:
+        """Render the page again for the view's width where it has changed: a page first fitted while the pane
+        was being laid out stayed at 41% in a pane with room for twice that (a newcomer's report), and one wider
+        than a narrowed view scrolled sideways. Pages are never enlarged past the default scale."""
+        room = self._fit_width()
+        if room is None or self.zoomed or self.current is None or not self.path:
+            return
+        shown = self.image.width()
+        can_grow = self.scale < DEFAULT_SCALE - 1e-6 and room > shown * (1 + REFIT_CHANGE)
+        if can_grow or shown > room:
+            self._go(self.page)
 
     def _arrange(self) -> None:
         """The controls in one row where the view is wide enough, else zoom and open under the page buttons; the

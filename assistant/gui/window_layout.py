@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QTreeW
 
 from assistant.gui.ask_panel import AskPanel
 from assistant.gui.draft_panel import DraftPanel
+from assistant.gui.labels import StatusNotice
 from assistant.gui.mail_list import MessageListPanel
 from assistant.gui.message_view import MessageView
 from assistant.gui.notify import NotificationBanner
@@ -103,7 +104,7 @@ class WindowLayout(QMainWindow):
         self.gist_label.setToolTip("The attachments of synced and new mail are read in the background, at the "
                                    "lowest priority, for the one line on what they are (Settings \u2192 New mail)")
         self.gist_label.setVisible(False)
-        self.notice = QLabel()
+        self.notice = StatusNotice()
         self.notice.setAccessibleName("Status message")
         self._notice_timer = QTimer(self)  # ends a notice shown by flash_notice
         self._notice_timer.setSingleShot(True)

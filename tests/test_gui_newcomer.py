@@ -1,0 +1,114 @@
+"""What a newcomer hit in the desktop app (pytest-qt, offscreen): the page shown while the reader read stayed
+beside an answer that cites another passage; a summary in the conversation ran its points into one paragraph;
+the list of open files in the status bar squeezed a summary's progress line to "Point 4 of..."; a cited page
+first fitted to a pane still being laid out stayed at 41% in a pane with room for twice that."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+pytest.importorskip("PySide6")
+
+from conftest import ScriptedGenerator, scripted_store  # noqa: E402
+from pytestqt.qtbot import QtBot  # noqa: E402
+from test_gui_page import cited, clause  # noqa: E402,F401  (the fixture)
+
+from assistant.gui.history import history_blocks  # noqa: E402
+from assistant.gui.passage_view import PassageView  # noqa: E402
+from assistant.gui.window import MainWindow  # noqa: E402
+from assistant.models.base import GenerationRequest  # noqa: E402
+from assistant.records import Answer, Document, Source  # noqa: E402
+from assistant.ttrag.conversation import Turn  # noqa: E402
+
+CONTRACT = "\n\n".join([f"Clause {i}. Warehouse {i} stores {i * 3} crates of tin." for i in range(12)] +
+                       ["Clause 99. Payment is due within 45 days of the invoice date."])
+NOT_FOUND = json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+
+
+def script(request: GenerationRequest) -> str:
+    if request.purpose == "route":
+        return '{"route": "question_answering", "target": ""}'
+    if request.purpose == "standalone":
+        return '{"question": "What colour are the crates?"}'
+    if request.purpose == "rewrite":
+        return '{"query": "colour of the crates of tin"}'
+    return NOT_FOUND
+
+
+@pytest.fixture
+def window(qtbot: QtBot, user_dirs: Path, tokenizer: object, embedder: object, encoder: object) -> MainWindow:
+    w = MainWindow(scripted_store(ScriptedGenerator(script), tokenizer, embedder, encoder))
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def test_the_passage_shown_while_the_reader_reads_leaves_with_an_answer_that_found_nothing(
+        qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    doc = tmp_path / "contract.md"
+    doc.write_text(CONTRACT)
+    window.open_files([doc])
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    panel = window.ask_panel
+    previews: list[str] = []
+    window.runner.progressed.connect(lambda task, e: previews.append(panel.passage.title.text()))
+    panel.question.setText("What colour are the crates?")
+    window.ask_action.trigger()
+    qtbot.waitUntil(lambda: not panel.busy and window.progress.idle, timeout=60000)
+    assert panel.answer is not None and not panel.answer.found
+    assert any(title.startswith("[1] contract.md") for title in previews)  # shown while the reader read
+    # read, but no evidence of an answer: it must not stay beside "not found" as if it were its source
+    assert not panel.passage.isVisible() and not panel.passage.title.text().startswith("[")
+
+
+def test_a_summary_in_the_conversation_keeps_one_point_a_line() -> None:
+    source = Source(n=1, source="/tmp/NETGEAR.pdf", page=1, start=0, end=10, snippet="x", chunk_id=0)
+    text = ("DISTRIBUTOR AGREEMENT (NETGEAR.pdf, 8 pages):\n- Parties: Ingram Micro and NETGEAR, Inc. [1]\n"
+            "- Term: one year. [1]")
+    answer = Answer(question="Summarize this", text=text, found=True, route="summary", sources=(source,),
+                    rewrites=(), timings={}, usage=(), supported_by=(1,))
+    block, = history_blocks([Turn("Summarize this", "Summarize this", answer)])
+    assert "8 pages):<br>- Parties: Ingram Micro and NETGEAR, Inc. [1]<br>- Term: one year. [1]" in block
+    assert "href='source:0:0'>[1] NETGEAR.pdf, p. 1</a>" in block
+
+
+def test_the_open_files_in_the_status_bar_give_way_to_the_progress_line(qtbot: QtBot, window: MainWindow) -> None:
+    names = ["NETGEAR,INC_04_21_2003-EX-10.16-DISTRIBUTOR AGREEMENT.pdf (70 KB)",
+             "CHANGEPOINTCORP_03_08_2000-EX-10.6-LICENSE AND HOSTING AGREEMENT.pdf (159 KB)"]
+    window.notice.setText("Open: " + ", ".join(names))
+    line = "Summarizing 2 files: point 2 of 5"
+    release = threading.Event()
+    task = window.runner.start("summary", line, lambda emit, cancel: release.wait(10), lambda result: None)
+    try:
+        qtbot.waitUntil(lambda: window.progress.isVisible() and window.progress.stage.line == line)
+        qtbot.wait(100)  # laid out
+        assert window.progress.stage.text() == line  # whole, not "Summarizing 2 f\u2026"
+        assert window.notice.toolTip() == window.notice.text()  # the files, whole, where the line is cut
+    finally:
+        release.set()
+        window.runner.cancel(task.id)
+    qtbot.waitUntil(lambda: window.progress.idle)
+
+
+def test_a_page_fitted_to_a_narrow_pane_is_fitted_again_when_the_pane_widens(
+        qtbot: QtBot, clause: Document) -> None:  # noqa: F811
+    view = PassageView()
+    qtbot.addWidget(view)
+    view.resize(300, 800)
+    view.show()
+    with qtbot.waitSignal(view.page.rendered, timeout=20000) as shown:
+        view.show_source(cited(clause), clause)
+    narrow = shown.args[0].image.width
+    assert narrow <= 300
+    with qtbot.waitSignal(view.page.rendered, timeout=20000) as again:
+        view.resize(700, 800)
+    assert again.args[0].image.width > 1.5 * narrow and again.args[0].highlights
+    assert view.page.image.width() <= view.page.area.viewport().width()
