@@ -157,6 +157,10 @@ def test_expiry_as_date_term_or_perpetual() -> None:
     assert not judge("expiry", "7/15/15", True, "three (3) years", True, start="7/15/10")
     assert not judge("expiry", "7/15/15", True, "five years", True, start="")  # no start date to count from
     assert judge("expiry", "12/31/20", True, "5 years", True, start="1/1/16")   # within a day
+    # an anniversary of the start is that many years after it (CUAD dev: Lightbridge, Iovance)
+    assert judge("expiry", "8/16/17", True, "until the earlier of (a) the fifth (5th) anniversary of the Effective "
+                 "Date, and (b) termination upon thirty (30) days' written notice", True, start="8/16/12")
+    assert not judge("expiry", "8/16/17", True, "the fourth (4th) anniversary", True, start="8/16/12")
     assert judge("expiry", "perpetual", True, "It continues until terminated by either party", True)
     assert not judge("expiry", "perpetual", True, "December 31, 2030", True)
 

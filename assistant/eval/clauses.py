@@ -6,7 +6,8 @@ Each rule compares the meaning, not the wording, of a reply with a label of CUAD
   the label gives them (``09/[]/2018`` is September 2018, any day); labels are M/D/YY.
 - an expiry: as a date; or a term the reply states ("five (5) years") that, added to the agreement's
   start, lands within a day of the label; ``perpetual`` wants a reply that says so ("until terminated").
-- durations as numbers with units: "sixty (60) days" = "60 days", "1 year" = "12 months"; days and
+- durations as numbers with units: "sixty (60) days" = "60 days", "1 year" = "12 months", an ordinal
+  anniversary as years ("the fifth (5th) anniversary" = "5 years", :mod:`assistant.text.durations`); days and
   months compare within 3% ("90 days" = "3 months"); the first duration the reply states counts.
 - governing law: the first jurisdiction the reply names is one of the label's ("the State of New
   York" = "New York"; "West Virginia" is not "Virginia").
@@ -24,6 +25,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from dateutil import parser as dateparser
+
+from assistant.text.durations import Duration, durations
 
 Rule = str  # "date", "expiry", "duration", "law", "parties", "yesno"
 RULES: tuple[Rule, ...] = ("date", "expiry", "duration", "law", "parties", "yesno")
@@ -136,60 +139,6 @@ def add_months(start: date, months: float) -> date:
 
 
 # --- durations ---------------------------------------------------------------------------------------
-
-_UNITS = {"day": ("days", 1), "week": ("days", 7), "month": ("months", 1), "year": ("months", 12)}
-_SMALL = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-          "sixteen seventeen eighteen nineteen").split()
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-         "ninety": 90}
-_WORD = r"(?:" + "|".join([*_SMALL, *_TENS, "hundred", "and", "a", "an"]) + r")"
-_DURATION = re.compile(rf"(?:(?P<words>{_WORD}(?:[\s-]+{_WORD})*)\s*)?(?:\((?P<paren>\d+)\)\s*)?"
-                       rf"(?P<digits>\d+(?:\.\d+)?)?\s*-?\s*(?:calendar\s+|business\s+)?"
-                       r"(?P<unit>day|week|month|year)s?\b", re.I)
-
-
-@dataclass(frozen=True)
-class Duration:
-    """A length of time in ``days`` (days and weeks) or ``months`` (months and years)."""
-
-    amount: float
-    unit: str
-
-    def same(self, other: Duration) -> bool:
-        """Equal in the same unit; days against months within 3% (a month = 30.44 days)."""
-        if self.unit == other.unit:
-            return abs(self.amount - other.amount) < 1e-6
-        a, b = (x.amount * (30.4375 if x.unit == "months" else 1) for x in (self, other))
-        return abs(a - b) <= 0.03 * max(a, b)
-
-
-def _words_number(words: str) -> float | None:
-    """"sixty" -> 60, "one hundred eighty" -> 180, "a" -> 1 (only alone: "a one-year term" is one)."""
-    parts = [w for w in re.split(r"[\s-]+", words.lower()) if w]
-    if parts and set(parts) <= {"a", "an"}:
-        return 1.0
-    total = 0
-    for w in parts:
-        if w in _SMALL:
-            total += _SMALL.index(w)
-        elif w in _TENS:
-            total += _TENS[w]
-        elif w == "hundred":
-            total = max(total, 1) * 100
-    return float(total) if total else None
-
-
-def durations(text: str) -> list[Duration]:
-    """The durations ``text`` states, in order: "sixty (60) days", "60 days", "one-year", "twelve months",
-    "a year". A number in words and in digits counts once (the digits)."""
-    out = []
-    for m in _DURATION.finditer(text):
-        number = float(m["digits"] or m["paren"] or 0) or (_words_number(m["words"]) if m["words"] else None)
-        if not number:
-            continue
-        unit, scale = _UNITS[m["unit"].lower()]
-        out.append(Duration(number * scale, unit))
-    return out
 
 
 def label_durations(label: str) -> list[Duration]:

@@ -20,6 +20,7 @@ from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
 from assistant.text.dates import dates_in, without_shared_dates
+from assistant.text.durations import durations, without_durations
 from assistant.ttrag import aliases, decision, grounding, passages
 from assistant.ttrag.partial_json import partial_string, without_lone_surrogates
 from assistant.ttrag.prompts import SYSTEM, answer_prompt
@@ -177,7 +178,11 @@ def states_numbers(short: str, sentence: str) -> bool:
 
 
 def agree(short: str, sentence: str) -> bool:
-    """True when ``sentence`` states ``short``: a content word in common and every number of it."""
+    """True when ``sentence`` states ``short``: a content word in common and every number of it; a duration of
+    ``short`` stated in any form ("5 years": "the fifth (5th) anniversary", :mod:`assistant.text.durations`)."""
+    lengths = durations(short)
+    if lengths and grounding.states_durations(lengths, sentence):
+        short = without_durations(short)
     return _shares_a_word(short, sentence) and states_numbers(short, sentence)
 
 
@@ -188,6 +193,12 @@ def stating_sentence(short: str, question: str, chunks: Sequence[Chunk]) -> tupl
     wanted = grounding.terms(short)
     if not wanted:
         return "", 0
+    lengths = durations(short)
+    if lengths:  # each duration in any form ("4 years" is not the "4" of "Section 4.2"), the rest as it is
+        rest = without_durations(short)
+        return _best_statement(chunks, grounding.terms(question) - wanted, lambda sentence, words:
+                               grounding.states_durations(lengths, sentence) and grounding.terms(rest) <= words
+                               and states_numbers(rest, sentence))
     return _best_statement(chunks, grounding.terms(question) - wanted,
                            lambda sentence, words: wanted <= words and states_numbers(short, sentence))
 

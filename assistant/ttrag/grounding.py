@@ -18,6 +18,7 @@ import Stemmer
 
 from assistant.records import Chunk
 from assistant.text.dates import dates_in, without_shared_dates
+from assistant.text.durations import Duration, durations, without_durations
 from assistant.ttrag.qtype import QuestionType, fits
 
 _WORD = re.compile(r"\w+")
@@ -63,11 +64,18 @@ def key_terms(question: str) -> frozenset[str]:
 def supporting(short_answer: str, chunks: Sequence[Chunk]) -> list[int]:
     """1-based numbers of the chunks whose words include every content word of ``short_answer``; a date in
     it may stand there written another way ("2020-03-19" in "the 19th day of March, 2020",
-    :func:`assistant.text.dates.dates_in`), its other words as they are."""
+    :func:`assistant.text.dates.dates_in`), its other words as they are. So may a duration ("5 years" in
+    "five years" or "the fifth (5th) anniversary", :func:`assistant.text.durations.durations_in`), and must
+    stand there as a duration: a chunk that states each of its durations, and its other words as they are."""
     wanted = terms(short_answer)
     if not wanted:
         return []
-    found = [n for n, c in enumerate(chunks, 1) if wanted <= terms(c.text)]
+    lengths = durations(short_answer)
+    if lengths:  # "4 years" is not the "4" of "Section 4.2" and a "years" elsewhere
+        others = terms(without_durations(short_answer))
+        found = [n for n, c in enumerate(chunks, 1) if others <= terms(c.text) and states_durations(lengths, c.text)]
+    else:
+        found = [n for n, c in enumerate(chunks, 1) if wanted <= terms(c.text)]
     if found or not dates_in(short_answer):
         return found
     out = []
@@ -76,6 +84,17 @@ def supporting(short_answer: str, chunks: Sequence[Chunk]) -> list[int]:
         if not dates_in(rest) and terms(rest) <= terms(c.text):  # every date stated there, the rest word for word
             out.append(n)
     return out
+
+
+@lru_cache(maxsize=256)
+def _durations_of(text: str) -> tuple[Duration, ...]:
+    return tuple(durations(text))
+
+
+def states_durations(lengths: Sequence[Duration], text: str) -> bool:
+    """True when ``text`` states each of ``lengths``, in whatever form."""
+    stated = _durations_of(text)
+    return all(any(d.same(x) for x in stated) for d in lengths)
 
 
 def coverage(question: str, chunks: Sequence[Chunk], equivalents: Sequence[tuple[str, str]] = ()) -> float:
