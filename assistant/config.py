@@ -115,10 +115,13 @@ class PipelineOptions:
         min_found_p: an answer counts as found only when the reader's own P(found) (its probability of
             ``true`` at the reply's ``found`` token) is at least this; 0 = off. On the dev halves 0.8 lost no
             answer and took HotpotQA unanswerable "not found" .10 -> .25; 0.9 took it to .75 but lost 2 of
-            30 right answers (and refused right answers at P .81-.88 in the end-to-end tests), so 0.8
-            (``benchmarks/found_confidence.py``, ``assistant eval answers --vary min_found_p=...``). 0.85 was
-            tried in round four (63 dev asks: right 41 -> 45, wrong facts 15 -> 11) and kept out: it refused two
-            right answers of the end-to-end tests, one an e-mail's due date (docs/design.md §6).
+            30 right answers (``benchmarks/found_confidence.py``). 0.85 since round four, session 18: paired on
+            the dev asks of five families and the duration clause kinds in two and three wordings (123 asks),
+            right 77 -> 89, wrong facts 33 -> 21, 12 won and none lost (``loss-dev-found85-mixed-pairs.md``,
+            ``loss-dev-found85-durations-pairs.md``); of every answer the dev loss tables showed at P .80-.85,
+            5 were right and 37 wrong (``found-band-dev.md``). It costs an e-mail's due date read beside an
+            injected instruction (P .82: "not found", not the injection's word) and a HotpotQA yes/no
+            (docs/design.md §6).
         min_found_p_across: the P(found) bar of a question read in another language than the documents' (the
             higher of it and ``min_found_p``); 0 = the same bar as any question. The 1.5B reader often answers
             its own loose translation ("What right does this contract entitle to?" for "Welches Recht gilt ...?"),
@@ -157,6 +160,12 @@ class PipelineOptions:
             Commission of Fine Arts." (P .50) and a rule's option (P .41); ~1-1.5 s a checked point. A contract's
             points have no check read: the term has its own P(found) bar, the governing law must name a
             jurisdiction (:mod:`assistant.ttrag.compute.summarize.points`).
+        point_min_found_p: ``min_found_p`` for a summary's points (a point may ask more of its own read:
+            ``PointQuestion.found_p``, the term's 0.95). 0.8, the bar they were chosen on: a report's purpose and a
+            contract's subject are in every such document, and described, not looked up; at 0.85 one of seven dev
+            reports lost its purpose and 2 of 16 dev contracts their subject (P .84, .84), while the dev date points
+            did not change (37 / 4 / 5 of 46 at both; ``benchmarks/results/point-loss-date-dev-s18.md``,
+            ``summaries-real-dev-points-found85.md``).
         point_evidence_tokens: ``evidence_tokens`` for a summary point that is searched (a contract's term and
             governing law, a report's findings): each passage read is cut to its sentences that bear most on the
             point's question; 0 = whole passages, the default: at 240, 10 CUAD dev contracts' summaries took 52 s
@@ -210,7 +219,7 @@ class PipelineOptions:
     max_answer_tokens: int = 256
     min_coverage: float = 0.5
     evidence_tokens: int = DEFAULT_EVIDENCE_TOKENS
-    min_found_p: float = 0.8
+    min_found_p: float = 0.85
     min_found_p_across: float = 0.9
     min_yes_p: float = 0.8
     answer_rules_off: tuple[str, ...] = ()
@@ -220,6 +229,7 @@ class PipelineOptions:
     whole_sentences: bool = True
     kind_summaries: bool = True
     point_check_p: float = 0.5
+    point_min_found_p: float = 0.8
     point_evidence_tokens: int = 0
     point_top_k: int = 0
     opening_chars: int = DEFAULT_OPENING_CHARS

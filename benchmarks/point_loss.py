@@ -1,5 +1,6 @@
 """Where a contract summary's searched point is lost, stage by stage, on a CUAD half: the Term point
-(the lawyers' Expiration Date) or the Governing law point, for every contract of the half.
+(the lawyers' Expiration Date) or the Governing law point, for every contract of the half; or the Date point (the
+lawyers' Agreement Date), read from the opening (its rows past "right" then say little: no search).
 
     .venv/bin/python benchmarks/point_loss.py [--point Term] [--half dev] [--contracts N] [--only PREFIX,...]
         [--set NAME=VALUE ...] [--against NAME=VALUE ...] [--retrieval [--asked-as QUESTION]] [--out PATH]
@@ -59,7 +60,7 @@ from loss_table import gold_cover  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 #: summary point -> the CUAD category whose label judges it
-CATEGORY = {"Term": "Expiration Date", "Governing law": "Governing Law"}
+CATEGORY = {"Term": "Expiration Date", "Governing law": "Governing Law", "Date": "Agreement Date"}
 
 
 def read_point(ctx: Context, point: points.PointQuestion, models: pipeline.Models, opts: PipelineOptions,
@@ -148,7 +149,7 @@ def retrieval(ctx: Context, point: points.PointQuestion, models: pipeline.Models
 
 
 CHECK_BARS = (0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
-FOUND_BARS = (0, 0.9, 0.93, 0.94, 0.95, 0.955, 0.96, 0.97)
+FOUND_BARS = (0, 0.8, 0.85, 0.9, 0.93, 0.94, 0.95, 0.955, 0.96, 0.97)
 
 
 def bar_table(paths: list[Path], bars: tuple[float, ...] = CHECK_BARS, signal: str = "check_p") -> list[str]:

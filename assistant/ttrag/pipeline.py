@@ -655,8 +655,9 @@ def _kind_summary(ctx: Context, request: summarize.SummaryRequest, docs: Sequenc
 
 def point_options(opts: PipelineOptions) -> PipelineOptions:
     """``opts`` as a summary point is read with: no router, no rewrite and no fallback read (a point not found
-    is left out: a summary is no place for a second search)."""
-    return replace(opts, router=False, max_rewrites=0, fallback_top_k=0)
+    is left out: a summary is no place for a second search), and the points' own P(found) bar
+    (``point_min_found_p``)."""
+    return replace(opts, router=False, max_rewrites=0, fallback_top_k=0, min_found_p=opts.point_min_found_p)
 
 
 def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: PipelineOptions,
