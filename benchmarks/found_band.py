@@ -19,9 +19,12 @@ HERE = Path(__file__).resolve().parent
 BANDS = ((0.0, 0.80), (0.80, 0.85), (0.85, 0.90), (0.90, 0.95), (0.95, 1.01))
 
 
-def band(p: float) -> str:
-    lo, hi = next((lo, hi) for lo, hi in BANDS if lo <= p < hi)
+def name(lo: float, hi: float) -> str:
     return f"{lo:.2f}-{min(hi, 1.0):.2f}"
+
+
+def band(p: float) -> str:
+    return next(name(lo, hi) for lo, hi in BANDS if lo <= p < hi)
 
 
 def main() -> None:
@@ -49,10 +52,9 @@ def main() -> None:
              f"{len(seen)} distinct answers shown. Half: **dev**.", "",
              "| P(found) | right | wrong | invented | right share |", "|---|---|---|---|---|"]
     for lo, hi in BANDS:
-        name = f"{lo:.2f}-{min(hi, 1.0):.2f}"
-        r, w, i = (counts[(name, v)] for v in ("right", "wrong", "invented"))
+        r, w, i = (counts[(name(lo, hi), v)] for v in ("right", "wrong", "invented"))
         share = f"{r / (r + w + i):.2f}" if r + w + i else "-"
-        lines.append(f"| {name} | {r} | {w} | {i} | {share} |")
+        lines.append(f"| {name(lo, hi)} | {r} | {w} | {i} | {share} |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:

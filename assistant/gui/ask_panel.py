@@ -190,7 +190,7 @@ class AskPanel(QWidget):
         self.answer = None
         self._answer_texts = {}
         self._streamed = ""
-        self._previewed = False  # a passage shown while the reader read it (replaced by the answer's source)
+        self._previewed = False
         self.answer_text.clear()
         self.meta.clear()
         self.sources.clear()

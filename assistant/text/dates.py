@@ -20,7 +20,8 @@ _MONTHS.update({name.lower(): n for n, name in enumerate(calendar.month_abbr) if
 _MONTHS["sept"] = 9
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _WEEKDAY = r"(?:(?:" + "|".join(calendar.day_name) + r"),?\s+)?"
-_ORDINAL = r"(?:\s?(?:s\s?t|n\s?d|r\s?d|t\s?h))?"  # "19th", "1 st", "19t h" (a PDF's text layer)
+ORDINAL_SUFFIX = r"\s?(?:s\s?t|n\s?d|r\s?d|t\s?h)"  # "19th", "1 st", "19t h" (a PDF's text layer)
+_ORDINAL = rf"(?:{ORDINAL_SUFFIX})?"
 _DAY = r"\(?(?P<day>[0-3]?\d)" + _ORDINAL + r"\)?"
 _YEAR = r"(?P<year>(?:1[6-9]|2\d)\d\d)"
 

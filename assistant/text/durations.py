@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from assistant.text.dates import ORDINAL_SUFFIX
+
 _UNITS = {"day": ("days", 1), "week": ("days", 7), "month": ("months", 1), "year": ("months", 12)}
 _SMALL = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
           "sixteen seventeen eighteen nineteen").split()
@@ -23,9 +25,8 @@ _WORD = r"(?:" + "|".join([*_SMALL, *_TENS, "hundred", "and", "a", "an"]) + r")"
 _DURATION = re.compile(rf"(?:(?P<words>{_WORD}(?:[\s-]+{_WORD})*)\s*)?(?:\((?P<paren>\d+)\)\s*)?"
                        rf"(?P<digits>\d+(?:\.\d+)?)?\s*-?\s*(?:calendar\s+|business\s+)?"
                        r"(?P<unit>day|week|month|year)s?\b", re.I)
-_SUFFIX = r"\s?(?:s\s?t|n\s?d|r\s?d|t\s?h)"  # "5th", "5 th", "5t h" (a PDF's text layer)
-_ANNIVERSARY = re.compile(rf"\b(?:(?P<word>{'|'.join(_ORDINALS)})\s*)?(?:\(?(?P<digits>\d{{1,2}}){_SUFFIX}\)?\s*)?"
-                          r"anniversary\b", re.I)
+_ANNIVERSARY = re.compile(rf"\b(?:(?P<word>{'|'.join(_ORDINALS)})\s*)?"
+                          rf"(?:\(?(?P<digits>\d{{1,2}}){ORDINAL_SUFFIX}\)?\s*)?anniversary\b", re.I)
 
 
 @dataclass(frozen=True)
