@@ -54,7 +54,7 @@ def test_attachments_become_documents_or_are_listed_with_a_reason() -> None:
     assert "30 days" in docs[0].text
     # ZIP archives are read now; this one's 11 bytes are not a real archive.
     assert [(s.attachment.filename, s.reason) for s in skipped] == [
-        ("a.zip", "corrupt or not a ZIP archive (File is not a zip file)")]
+        ("a.zip", "corrupt or not a ZIP archive (the file is cut short or damaged: its ZIP package has no directory)")]
     body = message_document(m, "test:INBOX:1")
     assert "Subject: Contrat signé" in body.text and "pièce jointe" in body.text
 

@@ -279,6 +279,23 @@ def test_corrupt_files_still_say_so(tmp_path: Path) -> None:
         extract(notes)
 
 
+def test_a_file_that_is_no_zip_package_is_named_for_what_it_holds(tmp_path: Path) -> None:
+    """A text file named .docx (a newcomer's test) was 'corrupt or not a Word document (File is not a zip
+    file)': the library's words. Now the reason says what the file holds and what to do."""
+    cases = {"notes.docx": (b"Plain notes saved with the wrong name.\n",
+                            "not a Word document: the file holds plain text (a copy named .txt can be read)"),
+             "sums.xlsx": (bytes(range(256)) * 8,
+                           "not an Excel workbook: the file is damaged or is another kind of file given this name"),
+             "cut.pptx": (b"PK\x03\x04" + bytes(64),
+                          "corrupt or not a PowerPoint file (the file is cut short or damaged: its ZIP package has "
+                          "no directory)")}
+    for name, (data, reason) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(InputError) as caught:
+            extract(tmp_path / name)
+        assert caught.value.reason == reason and "zip file" not in str(caught.value)
+
+
 def test_wrong_extension_bug_input() -> None:
     doc = extract(bug_input("wrong-extension", "minutes.docx"))
     assert doc.segments[0].page == 1 and len(doc.text.split()) > 20  # read as the PDF it is

@@ -21,6 +21,7 @@ from assistant.documents.base import (
     report,
 )
 from assistant.documents.limits import Limits, megabytes, raise_hint
+from assistant.documents.sniff import not_a_package
 from assistant.errors import InputError
 from assistant.records import Segment
 
@@ -64,7 +65,7 @@ class ZipExtractor(Extractor):
         try:
             archive = zipfile.ZipFile(path)
         except (zipfile.BadZipFile, OSError, ValueError) as exc:
-            raise InputError(str(path), f"corrupt or not a ZIP archive ({exc})") from exc
+            raise InputError(str(path), not_a_package(path, "a ZIP archive", exc)) from exc
         with archive:
             members = [m for m in archive.infolist() if not m.is_dir()]
             refusal = _refusal(members, current_limits())

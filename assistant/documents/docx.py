@@ -25,6 +25,7 @@ from assistant.documents.base import Extractor, register, report_title
 from assistant.documents.docx_numbering import ListNumbering
 from assistant.documents.protected import decrypted_office
 from assistant.documents.sheet import encrypted_office
+from assistant.documents.sniff import not_a_package
 from assistant.documents.wordml import W_NAMESPACES, attr, child, local, namespace
 from assistant.errors import InputError
 from assistant.records import Segment
@@ -255,7 +256,7 @@ class DocxExtractor(Extractor):
             with zipfile.ZipFile(io.BytesIO(package) if package is not None else path) as zf:
                 yield from self._read(_Package(zf))
         except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError, EOFError) as exc:
-            raise InputError(str(path), f"corrupt or not a Word document ({exc})") from exc
+            raise InputError(str(path), not_a_package(path, "a Word document", exc)) from exc
 
     def _read(self, package: _Package) -> Iterator[Segment]:
         main = next((part for kind, part in package.related("") if kind == "officeDocument"), None)

@@ -15,6 +15,7 @@ from typing import Any
 
 from assistant.documents.base import Extractor, current_limits, register
 from assistant.documents.limits import megabytes
+from assistant.documents.sniff import not_a_package
 from assistant.errors import InputError
 from assistant.records import Segment
 
@@ -110,7 +111,7 @@ class OdfExtractor(Extractor):
             package = zipfile.ZipFile(path)
             names = set(package.namelist())
         except (zipfile.BadZipFile, OSError) as exc:
-            raise InputError(str(path), f"corrupt or not an OpenDocument file ({exc})") from exc
+            raise InputError(str(path), not_a_package(path, "an OpenDocument file", exc)) from exc
         with package:
             if "content.xml" not in names:
                 raise InputError(str(path), "corrupt or not an OpenDocument file (no content.xml)")

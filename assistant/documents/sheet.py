@@ -24,6 +24,7 @@ from typing import Any
 from assistant.documents.base import Extractor, register
 from assistant.documents.limits import ISOLATE_ABOVE_BYTES
 from assistant.documents.protected import decrypted_office
+from assistant.documents.sniff import not_a_package
 from assistant.documents.text import decode
 from assistant.errors import InputError
 from assistant.records import Segment
@@ -212,7 +213,7 @@ class XlsxExtractor(Extractor):
             try:
                 book = openpyxl.load_workbook(source(), read_only=True, data_only=True)
             except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-                raise InputError(str(path), f"corrupt or not an Excel workbook ({exc})") from exc
+                raise InputError(str(path), not_a_package(path, "an Excel workbook", exc)) from exc
             formula_book: Any = None
             try:
                 for sheet in book.worksheets:

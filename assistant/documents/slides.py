@@ -11,6 +11,7 @@ from typing import Any
 from assistant.documents.base import Extractor, register
 from assistant.documents.protected import decrypted_office
 from assistant.documents.sheet import encrypted_office
+from assistant.documents.sniff import not_a_package
 from assistant.errors import InputError
 from assistant.records import Segment
 
@@ -42,7 +43,7 @@ class PptxExtractor(Extractor):
         try:
             deck = pptx.Presentation(io.BytesIO(package) if package is not None else str(path))
         except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
-            raise InputError(str(path), f"corrupt or not a PowerPoint file ({exc})") from exc
+            raise InputError(str(path), not_a_package(path, "a PowerPoint file", exc)) from exc
         for number, slide in enumerate(deck.slides, start=1):
             lines = list(_shape_lines(slide.shapes))
             if slide.has_notes_slide:

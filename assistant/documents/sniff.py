@@ -123,3 +123,25 @@ def binary(head: bytes) -> bool:
         return False
     half = max(len(head) // 2, 1)
     return max(head[0::2].count(0), head[1::2].count(0)) < 0.4 * half
+
+
+ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")  # a local file header; an empty archive's end record
+
+
+def not_a_package(path: Path, kind: str, exc: BaseException) -> str:
+    """Why a file named for a ZIP-based format (``.docx``, ``.xlsx``, ``.pptx``, ``.odt``, ``.zip``) could not
+    be opened, in a person's words: ``kind`` is what its name promised (``"a Word document"``) and ``exc``
+    what the ZIP reader raised. Plain text says so and how to read it; other content that is no ZIP package
+    is damaged or another kind of file; a ZIP package that breaks inside keeps the library's detail."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096)
+    except OSError:
+        head = b""
+    if head.startswith(ZIP_MAGIC):
+        if not zipfile.is_zipfile(path):  # the archive's directory at its end is missing
+            return f"corrupt or not {kind} (the file is cut short or damaged: its ZIP package has no directory)"
+        return f"corrupt or not {kind} ({exc})"
+    if sniff(head) == ".txt":
+        return f"not {kind}: the file holds plain text (a copy named .txt can be read)"
+    return f"not {kind}: the file is damaged or is another kind of file given this name"
