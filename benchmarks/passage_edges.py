@@ -37,6 +37,16 @@ HERE = Path(__file__).resolve().parent
 #: passages._ABBREVIATIONS so that the count is not taken with the fix's own list
 ABBREVIATION = re.compile(r"\b(?:Inc|Corp|Co|Ltd|No|Nos|Sec|Art|Mr|Mrs|Ms|Dr|Jr|St|U\.S|N\.A|S\.A|L\.P|L\.L\.C|"
                           r"L\.L\.P|e\.g|i\.e)\.\s*$", re.I)
+#: the full stop of a capital letter standing alone, an initial or a list letter ("1600 E. | St. Andrew Place",
+#: "Robert L. | Erwin"), not one a label names ("Exhibit A."): the instrument's own short list of labels
+INITIAL = re.compile(r"(?:^|(?P<word>\S+)\s+|[\s.])(?<![A-Za-z])[A-Z]\.\s*$")
+LABEL = re.compile(r"(?:Exhibit|Schedule|Appendix|Annex|Article|Section|Party|Part)", re.I)
+
+
+def after_initial(before: str) -> bool:
+    """Whether ``before`` ends at an initial's or a list letter's full stop (:data:`INITIAL`)."""
+    m = INITIAL.search(before)
+    return m is not None and not (m["word"] and LABEL.fullmatch(m["word"]))
 
 
 def main() -> None:
@@ -56,7 +66,7 @@ def main() -> None:
         if it.question.half == args.half:
             firsts.setdefault(it.contract, it)
     tokenizer = ModelStore(Settings()).tokenizer()
-    total = starts = ends = 0
+    total = starts = ends = initial_starts = initial_ends = 0
     examples: list[str] = []
     for it in firsts.values():
         doc, _ = contracts.read(it.question)
@@ -66,9 +76,14 @@ def main() -> None:
                 starts += 1
                 examples.append(doc.text[max(0, c.start - 50):c.start + 50].replace("\n", " "))
             ends += bool(ABBREVIATION.search(c.text[-12:]))
+            if after_initial(doc.text[max(0, c.start - 30):c.start]):
+                initial_starts += 1
+                examples.append(doc.text[max(0, c.start - 50):c.start + 50].replace("\n", " "))
+            initial_ends += after_initial(c.text[-30:])
     print(f"{len(firsts)} CUAD {args.half} contracts, {time.perf_counter() - t0:.0f} s\n")
-    print("| passages | start after an abbreviation's stop | end at one |\n|---|---|---|")
-    print(f"| {total} | {starts} | {ends} |")
+    print("| passages | start after an abbreviation's stop | end at one | start after an initial's stop "
+          "| end at one |\n|---|---|---|---|---|")
+    print(f"| {total} | {starts} | {ends} | {initial_starts} | {initial_ends} |")
     for e in examples[:10]:
         print(f"- ...{e}...")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assistant.documents import extract
-from assistant.documents.chunk import chunk_document, sentence_spans
+from assistant.documents.chunk import chunk_document, sentence_spans, whole_sentence_spans
 
 
 def test_sentence_spans_cut_after_punctuation_and_lines() -> None:
@@ -131,3 +131,14 @@ def test_a_short_chunk_does_not_win_on_its_section_title_alone(tmp_path: Path, t
     together = Bm25Index([c.indexed_text for c in ctx.chunks])  # the path inside the text, as before
     ranked = [i for i, _ in together.search(query, len(ctx.chunks))]
     assert ranked.index(sign_off.id) < ranked.index(damages.id)
+
+
+def test_whole_sentences_do_not_end_at_an_abbreviation_or_an_initial() -> None:
+    # A report's summary quoted "113-2 ), tribes are equivalent to states ...": the sentence had been cut after
+    # "P.L."; on the 13 government reports, 524 of 3,125 sentence ends were such stops ("U.S.", "W.", "H.R.").
+    text = ("Under the Sandy Recovery Improvement Act of 2013 (SRIA, Division B of P.L. 113-2 ), tribes are "
+            "equivalent to states. It was signed by George H. W. Bush in the U.S. capital. See Exhibit A. Done.")
+    assert [text[s:e] for s, e in whole_sentence_spans(text)] == [
+        "Under the Sandy Recovery Improvement Act of 2013 (SRIA, Division B of P.L. 113-2 ), tribes are "
+        "equivalent to states.", "It was signed by George H. W. Bush in the U.S. capital.", "See Exhibit A.", "Done."]
+    assert len(sentence_spans(text)) == 8  # the plain split, which chunking keeps

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assistant.records import Chunk, Document, Segment
-from assistant.ttrag.passages import opening, sentence_end, sentence_start, whole
+from assistant.ttrag.passages import opening, sentence_end, sentence_spans_across_lines, sentence_start, whole
 
 CLAUSE = ("18. Notices. Notices are given in writing.\n"
           "19.1 Governing Law. This Agreement shall be governed by, and construed and enforced in accordance\n"
@@ -86,3 +86,20 @@ def test_a_company_s_legal_form_ends_no_sentence() -> None:
     end = text.index("No. 5") + len("No.")  # a chunk ending at "No." reads on to the sentence's end
     [read] = whole([doc], [_chunk(doc, text.index("1. Parties"), end)])
     assert read.text.endswith("the terms of No. 5 below.")
+
+
+def test_an_initial_or_a_list_letter_ends_no_sentence_but_a_labelled_letter_does() -> None:
+    # A newcomer's summary quoted NETGEAR's parties from "St. Andrew Place, Santa Ana, ...": the "E." of
+    # "1600 E. St. Andrew Place" was read as a sentence's end. Of 434 such letters in the CUAD dev contracts'
+    # text, most are initials ("Robert L. Erwin") or list letters ("D. CONTINUING EFFECT.").
+    text = ("Ingram Micro, having a place of business at 1600 E. St. Andrew Place, Santa Ana, (\"Distributor\") "
+            "and NETGEAR, Inc. (\"NETGEAR\") agree as follows.\nD. CONTINUING EFFECT. The terms survive.\n"
+            "Prices are set out in Schedule I. The Offer is open for thirty days.\n")
+    spans = [text[s:e] for s, e in sentence_spans_across_lines(text)]
+    assert spans == ["Ingram Micro, having a place of business at 1600 E. St. Andrew Place, Santa Ana, "
+                     "(\"Distributor\") and NETGEAR, Inc. (\"NETGEAR\") agree as follows.",
+                     "D. CONTINUING EFFECT.", "The terms survive.", "Prices are set out in Schedule I.",
+                     "The Offer is open for thirty days."]
+    doc = _doc(text)
+    [read] = whole([doc], [_chunk(doc, text.index("St. Andrew"), text.index("\nD."))])
+    assert read.text.startswith("Ingram Micro, having")

@@ -9,6 +9,7 @@ from typing import Any
 
 from assistant.documents.tokens import token_lengths
 from assistant.records import Chunk, Document
+from assistant.text.stops import stops_a_sentence
 
 # A sentence ends after . ! ? (and closing quotes/brackets) followed by space, or at a line break.
 _BOUNDARY = re.compile(r"([.!?][\"')\]]?)[ \t]+|\n+")
@@ -57,6 +58,22 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     if text[start:].strip():
         spans.append((start, len(text)))
     return spans
+
+
+def whole_sentence_spans(text: str) -> list[tuple[int, int]]:
+    """:func:`sentence_spans`, with a span that ends at a full stop that ends no sentence joined to the next: an
+    abbreviation's, an initial's, a list letter's ("P.L. 113-2", "1600 E. St. Andrew Place";
+    :func:`assistant.text.stops.stops_a_sentence`). The sentences a summary quotes, never a fragment."""
+    out: list[tuple[int, int]] = []
+    begin: int | None = None
+    for s, e in sentence_spans(text):
+        begin = s if begin is None else begin
+        if stops_a_sentence(text[max(0, e - 40):e]):  # the last 40 characters decide (longest abbreviation)
+            out.append((begin, e))
+            begin = None
+    if begin is not None:
+        out.append((begin, len(text.rstrip())))
+    return out
 
 
 def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, first_id: int = 0,

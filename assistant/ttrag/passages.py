@@ -18,15 +18,10 @@ import re
 from collections.abc import Sequence
 
 from assistant.records import Chunk, Document
+from assistant.text.stops import STOP
 
 REACH = 300  # characters a passage may grow at each end (about 60 tokens)
-# Abbreviations whose full stop ends no sentence: a company's legal form ("Acme Inc. and Beta Corp. (the
-# "Parties")"), a number's or section's ("No. 5", "Sec. 4"), a title, "U.S." and "e.g."
-_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "Bros", "Assn", "No", "Nos", "Sec", "Secs", "Art", "Para", "Fig", "Mr",
-                  "Mrs", "Ms", "Dr", "Jr", "Sr", "St", "vs", "U.S", "U.K", "N.A", "S.A", "L.P", "L.L.C", "L.L.P", "P.C",
-                  "e.g", "i.e", "approx")
-_NOT_AFTER = "".join(rf"(?<!\b(?i:{re.escape(a)}))" for a in _ABBREVIATIONS)  # in either case: "ACME, INC."
-_END = re.compile(rf"{_NOT_AFTER}[.!?;][\"'\u201d\u2019)\]]*(?=\s)|\n[ \t]*\n")
+_END = re.compile(rf"{STOP}[\"'\u201d\u2019)\]]*(?=\s)|\n[ \t]*\n")
 # A numbered clause's heading: "19.1 Governing Law.", "Section 4.2 Term", "ARTICLE 7 - PAYMENT", "(b) Notices."
 _HEADING = re.compile(r"(?:(?:section|article|clause)\s+)?(?:\d+(?:\.\d+)*\.?|\([a-z0-9]{1,4}\)|[A-Z]\.)"
                       r"\s*[-\u2013:]?\s*[A-Za-z][^\n.;]{0,80}[.:]?", re.I)
@@ -97,7 +92,7 @@ def _ends_sentence(before: str) -> bool:
     """True when ``before`` ends a sentence: a closing mark, or a blank line after the last text."""
     if re.search(r"\n[ \t]*\n\s*$", before):
         return True
-    return bool(re.search(rf"{_NOT_AFTER}[.!?;:][\"'\u201d\u2019)\]]*$", before.rstrip()))
+    return bool(re.search(rf"(?:{STOP}|:)[\"'\u201d\u2019)\]]*$", before.rstrip()))
 
 
 def whole(documents: Sequence[Document], chunks: Sequence[Chunk], reach: int = REACH) -> list[Chunk]:

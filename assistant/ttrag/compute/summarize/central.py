@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from assistant.documents.chunk import sentence_spans
+from assistant.documents.chunk import whole_sentence_spans
 from assistant.records import Document
 from assistant.ttrag.compute.summarize.sidematter import side_share
 from assistant.ttrag.compute.summarize.structure import TRANSCRIPT_TAG, Heading, heading_level, is_outline
@@ -40,7 +40,7 @@ def candidate_sentences(doc: Document, side: Sequence[tuple[int, int]] = (),
     set by layout alone can read like a sentence, "Is Mitigation Funding Included in an FMAG Declaration?")."""
     lines = sorted((h.start, h.body) for h in hs)
     out = []
-    for s, e in sentence_spans(doc.text):
+    for s, e in whole_sentence_spans(doc.text):
         if _prose(doc.text[s:e]) and side_share(side, s, e) < 0.5 and side_share(lines, s, e) < 0.5:
             out.append((s, e))
     if len(out) > MAX_SENTENCES:

@@ -8,7 +8,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from assistant.documents.chunk import sentence_spans
+from assistant.documents.chunk import whole_sentence_spans
 from assistant.records import Document
 from assistant.text.subjects import base_subject
 from assistant.ttrag.compute.summarize.sidematter import noise_only, side_share, side_spans
@@ -188,11 +188,6 @@ def _agreement_title(doc: Document, side: Sequence[tuple[int, int]], lines: int 
     return ""
 
 
-# a full stop that ends an initial or an abbreviation, not a sentence ("Robert T.", "QLT Inc.")
-_ABBREVIATION = re.compile(r"(?:\b[A-Z]|\b(?:U\.S|No|Nos|Ser|Inc|Co|Corp|Ltd|Mr|Mrs|Ms|Dr|St|vs|e\.g|i\.e|etc|Fig|Art|"
-                           r"Sec|Vol|pp|al))\.$")
-
-
 # the words of a greeting: a sentence made of these alone ("Hello.", "Thank you for standing by.", "Good
 # morning, ladies and gentlemen.") names no document
 _GREETING = frozenset("hello hi hey dear good morning afternoon evening day thank thanks you your for standing by "
@@ -205,24 +200,11 @@ def _names_something(sentence: str) -> bool:
     return any(w not in _GREETING for w in re.findall(r"[^\W_]+", sentence.lower()))
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans of ``text``, not cut at an initial or an abbreviation ("Robert T.", "U.S.")."""
-    out, begin = [], None
-    for s, e in sentence_spans(text):
-        begin = s if begin is None else begin
-        if not _ABBREVIATION.search(text[:e].rstrip()):
-            out.append((begin, e))
-            begin = None
-    if begin is not None:
-        out.append((begin, len(text.rstrip())))
-    return out
-
-
 def _opening_sentence(text: str, at: int, side: Sequence[tuple[int, int]], end: int | None = None) -> str:
     """The sentence that opens the paragraph at ``at`` (up to ``end``), one line: the first outside side
     matter that names something (:func:`_names_something`), else the first outside side matter, else ""."""
     para = text[at:min(end or len(text), at + 1500)].split("\n\n")[0]
-    own = [" ".join(para[s:e].split()) for s, e in _sentences(para) if side_share(side, at + s, at + e) < 0.5]
+    own = [" ".join(para[s:e].split()) for s, e in whole_sentence_spans(para) if side_share(side, at + s, at + e) < 0.5]
     return next((x for x in own if _names_something(x)), own[0] if own else "")
 
 
