@@ -56,7 +56,7 @@ from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.generate import parse_reply, strip_markers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from loss_table import gold_cover  # noqa: E402
+from loss_table import CachedGenerator, gold_cover  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 #: summary point -> the CUAD category whose label judges it
@@ -198,6 +198,8 @@ def main() -> None:
     ap.add_argument("--signal", choices=("check_p", "found_p"), default="check_p",
                     help="the P a --bars table bars: the check read's P(yes) or the point read's P(found)")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--cache", type=Path, default=None, metavar="FILE.jsonl",
+                    help="replay reader replies saved there (loss_table.py's cache); new ones are appended")
     args = ap.parse_args()
     if args.bars:
         print("\n".join(bar_table(args.bars, FOUND_BARS if args.signal == "found_p" else CHECK_BARS, args.signal)))
@@ -205,6 +207,8 @@ def main() -> None:
     contracts, _ = contract_set(args.data)
     store = ModelStore(Settings())
     models = store.models()
+    if args.cache is not None:
+        models = dataclasses.replace(models, generator=CachedGenerator(models.generator, args.cache))
     base = store.settings.pipeline
     for change in parse_variations(args.set, flag="--set").values():
         base = dataclasses.replace(base, **change)

@@ -24,6 +24,12 @@ YEARS = Duration(12, "months")
     ("its 3rd anniversary", [Duration(36, "months")]),
     ("the four (4) year anniversary of the Effective Date", [Duration(48, "months")]),  # counted once
     ("renewed on each anniversary of the effective date for one year", [YEARS]),  # no ordinal: no duration
+    ("renewed for one (1) additional year", [YEARS]),  # a word between the number and its unit
+    ("for five (5) consecutive years", [Duration(60, "months")]),
+    ("shall continue in effect from year to year thereafter", [YEARS]),  # a period without a number
+    ("automatically for successive annual periods", [YEARS]),
+    ("on a month-to-month basis", [Duration(1, "months")]),
+    ("an annual fee, payable annually", []),  # a frequency is no duration
 ])
 def test_durations_in_the_forms_contracts_write(text: str, stated: list[Duration]) -> None:
     assert durations(text) == stated

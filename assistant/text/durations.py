@@ -3,8 +3,10 @@
 A contract writes "five (5) years", "a one-year term", "sixty days" or "until the fifth (5th) anniversary of the
 Effective Date"; the reader answers "5 years". :func:`durations_in` finds the durations a text states: a number
 (digits, words or both, "forty-five (45)") with a unit (day, week, month, year; "calendar" and "business" days
-read as days), and an ordinal anniversary ("the fourth (4th) anniversary", "fifth anniversary", the "5t h" of a
-PDF's text layer) as that many years, since an anniversary of a date is the date plus whole years.
+read as days; "one (1) additional year"), a period named without a number ("from year to year", "month-to-month",
+"successive annual periods": one of the unit), and an ordinal anniversary ("the fourth (4th) anniversary", "fifth
+anniversary", the "5t h" of a PDF's text layer) as that many years, since an anniversary of a date is the date plus
+whole years.
 """
 
 from __future__ import annotations
@@ -22,9 +24,14 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
 _ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
              "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
 _WORD = r"(?:" + "|".join([*_SMALL, *_TENS, "hundred", "and", "a", "an"]) + r")"
+# a word a contract puts between a number and its unit: "one (1) additional year", "two (2) consecutive years"
+_BETWEEN = r"(?:(?:additional|successive|consecutive|further|full|subsequent|renewal|extension)\s+)?"
 _DURATION = re.compile(rf"(?:(?P<words>{_WORD}(?:[\s-]+{_WORD})*)\s*)?(?:\((?P<paren>\d+)\)\s*)?"
-                       rf"(?P<digits>\d+(?:\.\d+)?)?\s*-?\s*(?:calendar\s+|business\s+)?"
+                       rf"(?P<digits>\d+(?:\.\d+)?)?\s*-?\s*{_BETWEEN}(?:calendar\s+|business\s+)?"
                        r"(?P<unit>day|week|month|year)s?\b", re.I)
+# a period named without a number: "from year to year", "month-to-month", "successive annual periods" (one each)
+_EACH = re.compile(r"\b(?P<unit>year|month|week)[\s-]+(?:to|by)[\s-]+(?P=unit)\b"
+                   r"|\b(?P<annual>annual)\s+(?:periods?|terms?|basis|renewals?)\b", re.I)
 _ANNIVERSARY = re.compile(rf"\b(?:(?P<word>{'|'.join(_ORDINALS)})\s*)?"
                           rf"(?:\(?(?P<digits>\d{{1,2}}){ORDINAL_SUFFIX}\)?\s*)?anniversary\b", re.I)
 
@@ -78,6 +85,10 @@ def durations_in(text: str) -> list[DurationSpan]:
         if number:
             unit, scale = _UNITS[m["unit"].lower()]
             found.append(DurationSpan(m.start(), m.end(), Duration(number * scale, unit)))
+    for m in _EACH.finditer(text):
+        unit, scale = _UNITS["year" if m["annual"] else m["unit"].lower()]
+        if not any(d.start < m.end() and m.start() < d.end for d in found):
+            found.append(DurationSpan(m.start(), m.end(), Duration(float(scale), unit)))
     for m in _ANNIVERSARY.finditer(text):
         years = int(m["digits"]) if m["digits"] else _ORDINALS.index(m["word"].lower()) + 1 if m["word"] else 0
         if years and not any(d.start < m.end() and m.start() < d.end for d in found):
