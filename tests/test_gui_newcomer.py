@@ -1,7 +1,8 @@
 """What a newcomer hit in the desktop app (pytest-qt, offscreen): the page shown while the reader read stayed
 beside an answer that cites another passage; a summary in the conversation ran its points into one paragraph;
 the list of open files in the status bar squeezed a summary's progress line to "Point 4 of..."; a cited page
-first fitted to a pane still being laid out stayed at 41% in a pane with room for twice that."""
+first fitted to a pane still being laid out stayed at 41% in a pane with room for twice that; the empty answer
+box's how-to-start showed its first line only."""
 
 from __future__ import annotations
 
@@ -58,12 +59,17 @@ def test_the_passage_shown_while_the_reader_reads_leaves_with_an_answer_that_fou
     window.open_files([doc])
     qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
     panel = window.ask_panel
+    # how to start, whole: a QTextEdit's placeholder showed its first line only (Qt 6)
+    hint = panel.start_hint
+    assert panel.answer_area.currentWidget() is hint and hint.isVisible() and hint.wordWrap()
+    assert "Summarize this" in hint.text() and hint.height() >= 5 * hint.fontMetrics().height()
     previews: list[str] = []
     window.runner.progressed.connect(lambda task, e: previews.append(panel.passage.title.text()))
     panel.question.setText("What colour are the crates?")
     window.ask_action.trigger()
     qtbot.waitUntil(lambda: not panel.busy and window.progress.idle, timeout=60000)
     assert panel.answer is not None and not panel.answer.found
+    assert panel.answer_area.currentWidget() is panel.answer_text  # the answer in the hint's place
     assert any(title.startswith("[1] contract.md") for title in previews)  # shown while the reader read
     # read, but no evidence of an answer: it must not stay beside "not found" as if it were its source
     assert not panel.passage.isVisible() and not panel.passage.title.text().startswith("[")
@@ -84,13 +90,13 @@ def test_the_open_files_in_the_status_bar_give_way_to_the_progress_line(qtbot: Q
     names = ["NETGEAR,INC_04_21_2003-EX-10.16-DISTRIBUTOR AGREEMENT.pdf (70 KB)",
              "CHANGEPOINTCORP_03_08_2000-EX-10.6-LICENSE AND HOSTING AGREEMENT.pdf (159 KB)"]
     window.notice.setText("Open: " + ", ".join(names))
-    line = "Summarizing 2 files: point 2 of 5"
+    line = "Point 2 of 10: subject \u2014 reading passages 1\u20133 of 2 files"  # two long names: "of 2 files"
     release = threading.Event()
     task = window.runner.start("summary", line, lambda emit, cancel: release.wait(10), lambda result: None)
     try:
         qtbot.waitUntil(lambda: window.progress.isVisible() and window.progress.stage.line == line)
         qtbot.wait(100)  # laid out
-        assert window.progress.stage.text() == line  # whole, not "Summarizing 2 f\u2026"
+        assert window.progress.stage.text() == line  # whole, not "... reading passages 1-3 of"
         assert window.notice.toolTip() == window.notice.text()  # the files, whole, where the line is cut
     finally:
         release.set()

@@ -145,6 +145,10 @@ def test_a_page_asked_for_before_the_view_is_laid_out_is_fitted_too(qtbot: QtBot
         view.show_source(cited(clause), clause)
     assert shown.args[0].image.width <= view.page.area.viewport().width()
     assert view.page.area.horizontalScrollBar().maximum() == 0
+    # and not left at the width of a pane still being laid out (a newcomer's page stayed 246 px wide in 573)
+    page = view.page
+    qtbot.waitUntil(lambda: page.image.width() >= 0.85 * page._fit_width() or page.scale >= page_view.DEFAULT_SCALE,
+                    timeout=5000)
 
 
 def test_a_markdown_source_shows_its_text(qtbot: QtBot, view: PassageView, clause: Document,

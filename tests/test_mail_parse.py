@@ -69,6 +69,9 @@ def test_a_messages_documents_are_named_for_a_person_not_by_their_cache_key() ->
     assert source_name("/home/alice/Contracts/supply.pdf") == "supply.pdf"
     chunks = [Chunk(i, "text", d.source, 0, 4) for i, d in enumerate(own + docs)]
     assert passages_read(chunks) == "passages 1\u20132 of the message and terms.txt"  # the progress line
+    long = [Chunk(i, "text", f"/home/a/{name}.pdf", 0, 4) for i, name in
+            enumerate(["ETELOS,INC_03_09_2004-EX-10.8-DISTRIBUTOR AGREEMENT", "VirtuosoSurgicalInc_20191227_1-A"])]
+    assert passages_read(long) == "passages 1\u20132 of 2 files"  # two long names left the line no room
 
 
 def test_charsets_declared_then_utf8_then_cp1252() -> None:

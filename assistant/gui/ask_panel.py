@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -37,6 +38,13 @@ from assistant.ttrag.conversation import Conversation, Turn
 ROUTE_NOTES = {"summarization": "Summary", "counting": "Exact count", "needle_lookup": "Found by exact text"}
 SOURCE_ROWS = 4  # rows of cited sources shown before the list scrolls
 
+
+
+#: shown where the answer will be until the first one: how to start, with questions to try
+START_HINT = ("Answers appear here, with the passages they come from under them.\n\n"
+              "To start: open files (Ctrl+O) \u2014 a PDF, Word or text file, or an e-mail \u2014 or select a synced "
+              "message, then ask, for example:\n"
+              "  \u2022 Summarize this\n  \u2022 Who are the parties?\n  \u2022 What does it say about payment?")
 
 class AskPanel(QWidget):
     """Asks questions about the current :class:`Session` (files or a message); follow-ups reuse it."""
@@ -70,13 +78,16 @@ class AskPanel(QWidget):
         runner.ended.connect(self._ended)
         self.answer_text = QTextBrowser()
         self.answer_text.setAccessibleName("Answer")
-        # what to do first, where a newcomer saw only an empty box (shown while the box is empty)
-        self.answer_text.setPlaceholderText(
-            "Answers appear here, with the passages they come from under them.\n\n"
-            "To start: Open files (Ctrl+O) \u2014 a PDF, Word or text file, or an e-mail \u2014 or select a synced "
-            "message, then ask, for example:\n"
-            "  \u2022 Summarize this\n  \u2022 Who are the parties?\n"
-            "  \u2022 What does it say about payment?")
+        # what to do first, where a newcomer saw only an empty box: a label in the answer's place until the first
+        # answer (a QTextEdit's placeholder is drawn as one line, cut at the box's edge and at its first line break)
+        self.start_hint = QLabel(START_HINT)
+        self.start_hint.setWordWrap(True)
+        self.start_hint.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.start_hint.setStyleSheet("color: #666; padding: 6px; border: 1px solid palette(mid)")
+        self.answer_area = QStackedWidget()
+        self.answer_area.addWidget(self.start_hint)
+        self.answer_area.addWidget(self.answer_text)
+        self.answer_text.textChanged.connect(self._answer_or_hint)
         self.meta = QLabel()
         self.meta.setWordWrap(True)
         self.meta.setStyleSheet("color: #666; font-size: small")
@@ -131,7 +142,7 @@ class AskPanel(QWidget):
         column.addWidget(self.history, 1)  # the conversation and the answer share the height; the lists
         column.addWidget(self.history_note)  # around them take only the rows they hold
         column.addLayout(row)
-        column.addWidget(self.answer_text, 1)
+        column.addWidget(self.answer_area, 1)
         column.addWidget(self.meta)
         column.addWidget(self.sources_label)
         column.addWidget(self.sources)
@@ -185,6 +196,11 @@ class AskPanel(QWidget):
             self.passage.clear()
         self.attachment_pages.clear()
         self.mail = mail
+
+    def _answer_or_hint(self) -> None:
+        """The answer box once it holds text, and from then on; the start hint before."""
+        if not self.answer_text.document().isEmpty():
+            self.answer_area.setCurrentWidget(self.answer_text)
 
     def clear_answer(self) -> None:
         self.answer = None

@@ -218,6 +218,8 @@ class PageView(QWidget):
         elif rendered.page != self.cited_page:
             self.area.verticalScrollBar().setValue(0)
         self._update_controls()
+        if not self.zoomed:  # the view may have been laid out while the page rendered: fitted again once it settles
+            self._refit.start()
         self.rendered.emit(rendered)
 
     def _fit_width(self) -> int | None:
@@ -255,7 +257,9 @@ class PageView(QWidget):
     def _fit_again(self) -> None:
         """Render the page again for the view's width where it has changed: a page first fitted while the pane
         was being laid out stayed at 41% in a pane with room for twice that (a newcomer's report), and one wider
-        than a narrowed view scrolled sideways. Pages are never enlarged past the default scale."""
+        than a narrowed view scrolled sideways; a page rendered while its pane was being laid out stayed 246 px
+        wide in a 573 px view (the resize came before the page, nothing after it: each page is checked once shown).
+        Pages are never enlarged past the default scale."""
         room = self._fit_width()
         if room is None or self.zoomed or self.current is None or not self.path:
             return

@@ -202,12 +202,18 @@ class _Result:
     reading: Reading | None = None
 
 
+#: characters of two file names that a progress line still names (two CUAD file names run to 150)
+PROGRESS_NAMES = 60
+
+
 def passages_read(chunks: Sequence[Chunk]) -> str:
     """``passages 1\u20133 of contract.pdf``: the passages as the reader numbers them (and the sources list
     after the answer), and the files they come from, for the progress shown while they are read."""
     names = list(dict.fromkeys(source_name(c.source) for c in chunks))
     which = "passage 1" if len(chunks) == 1 else f"passages 1\u2013{len(chunks)}"
-    files = " and ".join(names) if len(names) <= 2 else f"{len(names)} files"
+    files = " and ".join(names)
+    if len(names) > 2 or len(names) == 2 and len(files) > PROGRESS_NAMES:
+        files = f"{len(names)} files"  # two long names left the line no room ("... passages 1-3 of ")
     return f"{which} of {files}"
 
 
