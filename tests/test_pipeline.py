@@ -12,7 +12,7 @@ from conftest import ScriptedGenerator
 from assistant.config import PipelineOptions
 from assistant.errors import Cancelled
 from assistant.models.base import GenerationRequest
-from assistant.records import Document, Retract, Segment, TokenText
+from assistant.records import Document, Retract, Segment, TokenText, TraceStep
 from assistant.ttrag.context import Context, build_context
 from assistant.ttrag.pipeline import NOT_FOUND_TEXT, Models, ask
 
@@ -118,10 +118,13 @@ def test_found_after_rewrite_uses_original_question(ctx: Context, embedder: obje
 
 
 def test_repeated_rewrite_stops_the_loop(ctx: Context, embedder: object, encoder: object) -> None:
-    answer, gen, _ = run(ctx, lambda r: QUESTION if r.purpose == "rewrite" else NONE,
-                         embedder, encoder, max_rewrites=3, fallback_top_k=10)
+    answer, gen, events = run(ctx, lambda r: QUESTION.upper() if r.purpose == "rewrite" else NONE,
+                              embedder, encoder, max_rewrites=3, fallback_top_k=10)
     assert [r.purpose for r in gen.requests] == ["answer", "rewrite", "answer_fallback"]
     assert answer.rewrites == ()
+    # no "Attempt 2 of 4: searching again with ..." for a search that does not happen (a newcomer saw one)
+    notes = [e.detail for e in events if isinstance(e, TraceStep) and e.stage == "rewrite"]
+    assert notes and not any("attempt" in d for d in notes)
 
 
 def test_zero_rewrites_goes_straight_to_fallback(ctx: Context, embedder: object, encoder: object) -> None:

@@ -382,11 +382,12 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             break
         with run.stage("rewrite"):
             new_query = rewrite_query(models.generator, searched, query, chunks)
-        # attempt n of N: the progress shows that a further search is under way, and with what
-        run.note("rewrite", query=new_query, attempt=attempt + 2, attempts=opts.max_rewrites + 1)
         if not new_query or new_query.strip().lower() in seen:
+            # no search again (a newcomer read "Attempt 2 of 2: searching again with 'Can we get out early?'")
             run.note("rewrite", stopped="the rewrite repeated an earlier query")
             break
+        # attempt n of N: the progress shows that a further search is under way, and with what
+        run.note("rewrite", query=new_query, attempt=attempt + 2, attempts=opts.max_rewrites + 1)
         seen.add(new_query.strip().lower())
         rewrites.append(new_query)
         query = aliases.search_query(new_query, ctx.terms)
