@@ -118,3 +118,17 @@ def test_a_page_fitted_to_a_narrow_pane_is_fitted_again_when_the_pane_widens(
         view.resize(700, 800)
     assert again.args[0].image.width > 1.5 * narrow and again.args[0].highlights
     assert view.page.image.width() <= view.page.area.viewport().width()
+
+
+def test_a_file_read_with_a_part_left_unread_says_so_in_the_list(qtbot: QtBot, window: MainWindow) -> None:
+    # A newcomer opened an encrypted message: "encrypted.eml (12 words)", ticked, no warning; an ask then spent a
+    # model call on "(no text)". The reason the reader gave ("encrypted (PGP): cannot be read") is in the row.
+    from test_read_every_word import bug_input
+
+    path = bug_input("eml-pgp-mime-encrypted", "encrypted.eml")
+    window.open_files([path])
+    files = window.ask_panel.files
+    qtbot.waitUntil(lambda: window.ask_panel.session is not None, timeout=30000)
+    row = files.list.item(0)
+    assert row.text().startswith("encrypted.eml (") and row.text().endswith("\u26a0 encrypted (PGP): cannot be read")
+    assert "Not read: " in row.toolTip()

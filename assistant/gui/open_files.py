@@ -52,6 +52,14 @@ def plain_reason(reason: str) -> str:
     return f"{head} ({inner})" if inner else head
 
 
+def problem_reason(path: str, problem: str) -> str:
+    """The reason a part of the file at ``path`` was not read, from a document's problem (``source/part:
+    reason``): ``encrypted (PGP): cannot be read`` of ``.../mail.eml/encrypted.asc: encrypted (PGP): cannot be
+    read``."""
+    rest = problem[len(path):] if problem.startswith(path) else problem
+    return plain_reason(rest.split(": ", 1)[1] if ": " in rest else rest)
+
+
 def failure_sentence(path: str, reason: str) -> str:
     """``Could not read NAME: REASON.`` as one sentence."""
     return f"Could not read {Path(path).name}: {plain_reason(reason)}."
@@ -159,7 +167,13 @@ class OpenFilesList(QWidget):
         self.list.clear()
         for path, document in read.items():
             words = len(document.text.split())
-            item = self._add(path, f"{Path(path).name} ({words:,} words)", TICK_TIP)
+            line, detail = f"{Path(path).name} ({words:,} words)", TICK_TIP
+            if document.problems:  # a part left unread says so where the file is listed (an encrypted message)
+                reasons = [problem_reason(path, problem) for problem in document.problems]
+                more = f" and {len(reasons) - 1} more" if len(reasons) > 1 else ""
+                line += f" \u26a0 {reasons[0]}{more}"
+                detail = "Not read: " + "; ".join(document.problems) + "\n" + TICK_TIP
+            item = self._add(path, line, detail)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked if path in left_out else Qt.CheckState.Checked)
         for path in reading:
