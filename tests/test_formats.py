@@ -139,7 +139,7 @@ def test_one_bad_member_never_stops_the_others(tmp_path: Path) -> None:
     result = read_many([path, tmp_path / "absent.txt", tmp_path])
     assert [d.text for d in result.documents] == ["good text"]
     reasons = {f.source.removeprefix(str(tmp_path)): f.reason for f in result.failures}
-    assert reasons["/mixed.zip/broken.pdf"] == "not a valid PDF file"
+    assert reasons["/mixed.zip/broken.pdf"] == "a damaged or incomplete PDF file"
     assert reasons["/mixed.zip/song.mp3"] == "unsupported: .mp3"
     assert reasons["/absent.txt"] == "file not found"
     assert reasons[""] == "is a folder, not a file"

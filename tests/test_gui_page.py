@@ -174,6 +174,6 @@ def test_an_unreadable_pdf_falls_back_to_the_text(qtbot: QtBot, view: PassageVie
     source = Source(n=1, source=str(broken), page=1, start=0, end=10, snippet="not really", chunk_id=0)
     with qtbot.waitSignal(view.page.failed, timeout=20000) as failed:
         view.show_source(source, None)
-    assert "broken.pdf: not a valid PDF file" in failed.args[0]
+    assert "broken.pdf: a damaged or incomplete PDF file" in failed.args[0]
     assert view.tabs.currentWidget() is view.text and "not really" in view.text.toPlainText()
     assert "cannot be shown" in view.page.note.text()

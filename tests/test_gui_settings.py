@@ -251,7 +251,7 @@ def test_a_failed_file_is_one_clear_sentence_naming_file_and_reason(qtbot: QtBot
     assert line.count("(") <= 1 and ".)" not in line and "Failed to load" not in line
     item = window.ask_panel.files.list.item(0).text()
     assert "scan.pdf" in item and item.count("(") <= 1
-    assert line == "\u2716 Could not read scan.pdf: not a valid PDF file."  # not PDFium's words
+    assert line == "\u2716 Could not read scan.pdf: a damaged or incomplete PDF file."  # not PDFium's words
     assert plain_reason("corrupt or not a Word document (File is not a zip file (bad magic number).)") == \
         "corrupt or not a Word document (bad magic number)"
     assert plain_reason("could not be read (ValueError: bad header)") == "ValueError: bad header"

@@ -72,8 +72,8 @@ def test_extract_counts_many_problems_by_reason_with_examples(tmp_path: Path,
         f"not read: 27 parts of {box}, by reason (--all-problems lists each one):",
         "  24 × unsupported: image/png: message 1 (Weekly report 1)/greenball.png; "
         "message 2 (Weekly report 2)/greenball.png; message 3 (Weekly report 3)/greenball.png; …",
-        "  3 × not a valid PDF file: message 8 (Weekly report 8)/scan.pdf; message 16 (Weekly report 16)/scan.pdf; "
-        "message 24 (Weekly report 24)/scan.pdf"]
+        "  3 × a damaged or incomplete PDF file: message 8 (Weekly report 8)/scan.pdf; "
+        "message 16 (Weekly report 16)/scan.pdf; message 24 (Weekly report 24)/scan.pdf"]
     assert "Report number 24: all green." in out  # the text is all there, before the problems
 
     assert main(["extract", "--all-problems", str(box)]) == 0

@@ -237,7 +237,21 @@ def open_pdf(path: Path, password: str | None = None) -> Any:
         if detail.startswith("Failed to load document (") and detail.endswith(")"):
             detail = detail[len("Failed to load document ("):-1]
         plain = next((said for code, said in PDFIUM_REASONS.items() if code in detail), "")
+        if plain == PDFIUM_REASONS["Data format error"] and _starts_as_pdf(path):
+            plain = DAMAGED  # a newcomer's truncated PDF had the words given to random bytes
         raise InputError(str(path), plain or f"corrupt or not a PDF ({detail})") from exc
+
+
+DAMAGED = "a damaged or incomplete PDF file"  # it starts as one: cut short in a download, or broken
+
+
+def _starts_as_pdf(path: Path) -> bool:
+    """Whether the file has the PDF header near its start (where readers accept it), whatever follows."""
+    try:
+        with path.open("rb") as f:
+            return b"%PDF-" in f.read(1024)
+    except OSError:
+        return False
 
 
 class PdfExtractor(Extractor):

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QSplitter,
-    QStackedWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -78,15 +77,14 @@ class AskPanel(QWidget):
         runner.ended.connect(self._ended)
         self.answer_text = QTextBrowser()
         self.answer_text.setAccessibleName("Answer")
-        # what to do first, where a newcomer saw only an empty box: a label in the answer's place until the first
-        # answer (a QTextEdit's placeholder is drawn as one line, cut at the box's edge and at its first line break)
-        self.start_hint = QLabel(START_HINT)
+        # what to do first, where a newcomer saw only an empty box: a wrapped label over the empty answer box, as a
+        # placeholder is (Qt draws a QTextEdit's placeholder as one line, cut at the box's edge and its first break)
+        self.start_hint = QLabel(START_HINT, self.answer_text.viewport())
         self.start_hint.setWordWrap(True)
         self.start_hint.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.start_hint.setStyleSheet("color: #666; padding: 6px; border: 1px solid palette(mid)")
-        self.answer_area = QStackedWidget()
-        self.answer_area.addWidget(self.start_hint)
-        self.answer_area.addWidget(self.answer_text)
+        self.start_hint.setStyleSheet("color: #777")
+        self.start_hint.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.answer_text.viewport().installEventFilter(self)
         self.answer_text.textChanged.connect(self._answer_or_hint)
         self.meta = QLabel()
         self.meta.setWordWrap(True)
@@ -142,7 +140,7 @@ class AskPanel(QWidget):
         column.addWidget(self.history, 1)  # the conversation and the answer share the height; the lists
         column.addWidget(self.history_note)  # around them take only the rows they hold
         column.addLayout(row)
-        column.addWidget(self.answer_area, 1)
+        column.addWidget(self.answer_text, 1)
         column.addWidget(self.meta)
         column.addWidget(self.sources_label)
         column.addWidget(self.sources)
@@ -198,9 +196,15 @@ class AskPanel(QWidget):
         self.mail = mail
 
     def _answer_or_hint(self) -> None:
-        """The answer box once it holds text, and from then on; the start hint before."""
-        if not self.answer_text.document().isEmpty():
-            self.answer_area.setCurrentWidget(self.answer_text)
+        """The start hint over the answer box while it is empty."""
+        self.start_hint.setVisible(self.answer_text.document().isEmpty())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.answer_text.viewport() and event.type() == QEvent.Type.Resize:
+            margin = 6
+            width = self.answer_text.viewport().width() - 2 * margin
+            self.start_hint.setGeometry(margin, margin, width, self.start_hint.heightForWidth(width))
+        return super().eventFilter(watched, event)
 
     def clear_answer(self) -> None:
         self.answer = None

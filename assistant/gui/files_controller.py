@@ -72,6 +72,8 @@ class FilesController(QObject):
             self.mail_files.pop(path, None)
             self.left_out.discard(path)
         self._offer_reply(None)
+        if self.ui.ask_panel.passage.shown_source in paths:  # a closed file's page stayed beside the answer
+            self.ui.ask_panel.passage.clear()
         self.ui.ask_panel.files.show_files(self.open_docs, self.open_failures, left_out=self.left_out)
         self.asking.set_files(self.ticked_documents())
         self.changed.emit()

@@ -65,6 +65,7 @@ class PassageView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.shown_source = ""  # the source of the passage shown ('' none)
         self.title = QLabel("Click a source to read the passage.")
         self.title.setWordWrap(True)
         self.title.setAccessibleName("Passage location")
@@ -84,6 +85,7 @@ class PassageView(QWidget):
 
     def show_source(self, source: Source, document: Document | None) -> None:
         self.setVisible(True)
+        self.shown_source = source.source
         page = f", page {source.page}" if source.page else ""
         self.title.setText(f"[{source.n}] {short_source(source.source)}{page}")
         self.title.setToolTip(source.source)
@@ -138,6 +140,7 @@ class PassageView(QWidget):
         self.tabs.setCurrentWidget(self.page if shown else self.text)
 
     def clear(self) -> None:
+        self.shown_source = ""
         self.title.setText("Click a source to read the passage.")
         self.text.clear()
         self.page.clear()
