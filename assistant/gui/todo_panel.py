@@ -109,9 +109,12 @@ class TodoPanel(QWidget):
             signal.emit(message_id)
 
     def set_has_accounts(self, has: bool) -> None:
-        """Whether a mail account is set up: without one, finding nothing says so and offers to add one."""
+        """Whether a mail account is set up: without one the panel says so and offers to add one before anything
+        is clicked (a newcomer was told only after clicking "Find what needs my reply")."""
         self.has_accounts = has
-        if has and self.status.text() == NO_ACCOUNT:
+        if not has and not self.status.text():
+            self.status.setText(NO_ACCOUNT)
+        elif has and self.status.text() == NO_ACCOUNT:
             self.status.clear()
 
     def _update_buttons(self) -> None:
