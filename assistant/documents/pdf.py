@@ -47,6 +47,7 @@ from assistant.documents.ocr import OcrUnavailable, ocr_image
 from assistant.documents.ocrlayer import layer_matches, reads_like_language
 from assistant.documents.pdfraw import RawPdf
 from assistant.documents.pdftext import page_text
+from assistant.documents.sniff import PDF_WINDOW
 from assistant.errors import InputError, PasswordRequired
 from assistant.records import Segment
 
@@ -249,7 +250,7 @@ def _starts_as_pdf(path: Path) -> bool:
     """Whether the file has the PDF header near its start (where readers accept it), whatever follows."""
     try:
         with path.open("rb") as f:
-            return b"%PDF-" in f.read(1024)
+            return b"%PDF-" in f.read(PDF_WINDOW)
     except OSError:
         return False
 

@@ -76,6 +76,11 @@ def _words_number(words: str) -> float | None:
     return float(total) if total else None
 
 
+def _overlaps(found: list[DurationSpan], m: re.Match[str]) -> bool:
+    """Whether the match ``m`` overlaps a duration already found (one duration is counted once)."""
+    return any(d.start < m.end() and m.start() < d.end for d in found)
+
+
 def durations_in(text: str) -> list[DurationSpan]:
     """The durations ``text`` states, in order of position (see the module docstring). A number in words and in
     digits counts once (the digits): "sixty (60) days" is one duration of 60 days."""
@@ -87,11 +92,11 @@ def durations_in(text: str) -> list[DurationSpan]:
             found.append(DurationSpan(m.start(), m.end(), Duration(number * scale, unit)))
     for m in _EACH.finditer(text):
         unit, scale = _UNITS["year" if m["annual"] else m["unit"].lower()]
-        if not any(d.start < m.end() and m.start() < d.end for d in found):
+        if not _overlaps(found, m):
             found.append(DurationSpan(m.start(), m.end(), Duration(float(scale), unit)))
     for m in _ANNIVERSARY.finditer(text):
         years = int(m["digits"]) if m["digits"] else _ORDINALS.index(m["word"].lower()) + 1 if m["word"] else 0
-        if years and not any(d.start < m.end() and m.start() < d.end for d in found):
+        if years and not _overlaps(found, m):
             found.append(DurationSpan(m.start(), m.end(), Duration(12.0 * years, "months")))
     return sorted(found, key=lambda d: d.start)
 

@@ -29,13 +29,13 @@ _AFTER_LABEL = "|".join(rf"(?<=\b(?i:{w})\s[A-Z])" for w in LABELS)
 #: A mark that ends a sentence (a regular expression, no group): ``.``, ``!``, ``?`` or ``;``, not after an
 #: abbreviation, and a full stop not after a capital letter standing alone unless a label names that letter.
 STOP = rf"(?:{NOT_AFTER}(?:(?<!\b[A-Z])\.|[!?;])|(?:{_AFTER_LABEL})\.)"
-_FULL_STOP_END = re.compile(rf"(?:{NOT_AFTER}(?<!\b[A-Z])|{_AFTER_LABEL})\.[\"'\u201d\u2019)\]]*$")
+_CLOSERS = "[\"'\u201d\u2019)\\]]*"  # closing quotes and brackets after a mark
+_FULL_STOP = re.compile(rf"\.{_CLOSERS}$")
+_STOP_END = re.compile(rf"{STOP}{_CLOSERS}$")
 
 
 def stops_a_sentence(text: str) -> bool:
     """Whether the full stop that ``text`` ends with (closing quotes or brackets after it allowed) ends a sentence;
     True too for text that does not end in a full stop ("?", "!", a line's end decide elsewhere)."""
     text = text.rstrip()
-    if not re.search(r"\.[\"'\u201d\u2019)\]]*$", text):
-        return True
-    return bool(_FULL_STOP_END.search(text))
+    return not _FULL_STOP.search(text) or bool(_STOP_END.search(text))
