@@ -66,6 +66,8 @@ ANSWER_RULES = {
                   "dates and numbers the sentence states, found in one passage, answer instead",
     "party_names": "a reply about the parties that calls one by its defined term ('XC') states the name the "
                    "preamble gives it",
+    "date_role": "a date asked for as an end (or a start) is not one the passages give only as a start (or an end), "
+                 "and a clause of the sentence that says so is left out",
 }
 
 

@@ -20,6 +20,7 @@ from conftest import ScriptedGenerator, scripted_store  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
 from test_gui_page import cited, clause  # noqa: E402,F401  (the fixture)
 
+from assistant.gui.help_menu import version  # noqa: E402
 from assistant.gui.history import history_blocks  # noqa: E402
 from assistant.gui.passage_view import PassageView  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
@@ -148,3 +149,19 @@ def test_closing_a_file_closes_the_passage_shown_from_it(qtbot: QtBot, window: M
     assert panel.passage.isVisible()
     panel.files.remove_requested.emit([str(doc)])
     qtbot.waitUntil(lambda: not panel.passage.isVisible(), timeout=5000)
+
+
+def test_a_help_menu_says_how_to_start_and_lists_the_shortcuts(qtbot: QtBot, window: MainWindow) -> None:
+    # A newcomer looked for a Help menu and found none.
+    menus = [a.text() for a in window.menuBar().actions()]
+    assert menus[-1] == "&Help", menus
+    start = window.help.show_start()
+    assert start.isVisible() and "Ctrl+O" in start.text() and "Summarize this" in start.text()
+    shortcuts = window.help.show_shortcuts().text().splitlines()
+    assert not start.isVisible()  # one help box at a time
+    for keys, does in (("Ctrl+O", "Open files"), ("Esc", "Stop"), ("F5", "Sync"), ("F1", "Getting started")):
+        assert f"{keys}\t{does}" in shortcuts, shortcuts
+    assert window.help.docs_action.isEnabled() and "desktop.md" in window.help.docs_action.toolTip()
+    about = window.help.show_about()
+    assert about.text().startswith(f"Assistant {version()}: a private, on-device") and version()
+    about.close()

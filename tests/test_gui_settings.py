@@ -305,3 +305,17 @@ def test_file_dialog_reopens_the_last_folder(qtbot: QtBot, user_dirs: Path, stor
     again = MainWindow(store)  # a restart remembers it too
     qtbot.addWidget(again)
     assert again.settings.value("files/last_dir") == str(folder)
+
+
+def test_the_watched_folders_headers_are_read_whole(qtbot: QtBot, user_dirs: Path) -> None:
+    """A newcomer read "ew mail is fetche" above the watched folders: each header is as wide as its words."""
+    dialog = SettingsDialog()
+    qtbot.addWidget(dialog)
+    dialog.resize(640, 600)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    header = dialog.watch.table.horizontalHeader()
+    metrics = header.fontMetrics()
+    for column in range(header.count()):
+        label = dialog.watch.table.horizontalHeaderItem(column).text()
+        assert header.sectionSize(column) >= metrics.horizontalAdvance(label), (label, header.sectionSize(column))

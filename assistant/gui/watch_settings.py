@@ -75,6 +75,8 @@ class WatchSettings(QGroupBox):
         self.table.setAccessibleName("Watched folders")
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(COLUMNS)):  # a header is read whole ("New mail is fetched", not "ew mail is fetche")
+            self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setMinimumHeight(110)
         self.empty = QLabel("No folders listed: every account's folders are watched as mail arrives.")
         self.empty.setWordWrap(True)

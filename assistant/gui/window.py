@@ -14,6 +14,7 @@ from assistant.gui.ask_context import AskContext
 from assistant.gui.collector import collect_on_gui_thread
 from assistant.gui.files_controller import FilesController
 from assistant.gui.first_run import FirstRunDialog, mark_set_up, needs_first_run
+from assistant.gui.help_menu import HelpMenu
 from assistant.gui.mail_controller import ADD_ACCOUNT_HREF, ADD_ACCOUNT_LINK, MailController
 from assistant.gui.mail_sync import SyncOutcome
 from assistant.gui.privacy import PrivacyControls
@@ -56,6 +57,7 @@ class MainWindow(WindowLayout):
         self.files = FilesController(self, self.asking)
         self.mail = MailController(self, self.asking)
         self.privacy = PrivacyControls(self)  # the offline switch in the status bar, the Privacy menu and page
+        self.help = HelpMenu(self)  # last in the menu bar: getting started, shortcuts, documentation, about
         self.mail_watch = self.mail.watch
         self.notifier = self.mail.notifier
         self._wire()

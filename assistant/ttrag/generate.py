@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
 from assistant.records import Chunk, Source
+from assistant.text import date_roles
 from assistant.text.dates import dates_in, without_shared_dates
 from assistant.text.durations import durations, without_durations
 from assistant.ttrag import aliases, decision, grounding, passages
@@ -458,6 +459,16 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
             on_retract(sent)
             sent = ""
         sentence, short = named, aliases.with_names(short, parties)
+    kept = sentence if "date_role" in rules_off else \
+        date_roles.without_contradicted(sentence, "\n".join(c.text for c in chunks))
+    if kept != sentence:  # "... six (6) months, and it expires on January 20, 2014" of a term that commences then
+        if sent:
+            on_retract(sent)
+            sent = ""
+        if not kept:
+            return Reading(False, short, "", (), "the reader's sentence gives a start date as the end "
+                                                 "(or an end as the start)", raw)
+        sentence = kept
     if not sent:  # nothing streamed yet (a reply with an empty sentence): show the short answer
         on_text(sentence)
     elif sentence.startswith(sent) and len(sentence) > len(sent):  # the full stop after a held-back "("

@@ -17,6 +17,7 @@ from functools import lru_cache
 import Stemmer
 
 from assistant.records import Chunk
+from assistant.text import date_roles
 from assistant.text.dates import dates_in, without_shared_dates
 from assistant.text.durations import Duration, durations, without_durations
 from assistant.ttrag.qtype import QuestionType, fits
@@ -138,7 +139,8 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         (supporting chunk numbers, 1-based; reason). The reason is '' when the answer is grounded, else
         why not: ``no answer``, ``wrong type``, ``not in the passages``, ``passages off topic``, ``the answer
         is the party the question names`` (a who/where/other answer within the name or term of a party in
-        ``equivalents``).
+        ``equivalents``), ``the passages give that date as the start`` (or ``end``: a date asked for as an end
+        that the passages read give only as a start, :func:`assistant.text.date_roles.gives_other_role`).
         Yes/no and choice answers are supported by the chunks that mention what the question names
         (their words are the question's, not the passage's); for a choice, those that name the option
         chosen come first.
@@ -170,4 +172,8 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         found = list(range(1, len(chunks) + 1))
     if not found:
         return [], "not in the passages"
+    role = date_roles.asked_role(question) if "date_role" not in off and dates_in(short_answer) else None
+    if role and date_roles.gives_other_role(short_answer, role, "\n".join(c.text for c in chunks)):
+        # "ends on January 7, 1998" where the contract is "effective 7/1/98" and runs for three years
+        return [], f"the passages give that date as the {'start' if role == 'end' else 'end'}"
     return found, ""
