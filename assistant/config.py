@@ -204,6 +204,9 @@ class PipelineOptions:
         point_search: a question routed (as ``opening_match`` routes) to a point of its document's kind that is
             searched with its clause's own wording (a contract's term: "How long does this agreement last?") is
             searched with that wording, as the summary's point is; the reader still reads the question.
+        each_contract: with two to :data:`assistant.ttrag.pipeline.MAX_EACH` contracts open and nothing else, a
+            question that names no one contract's party is answered for each contract, under its title ("What law
+            applies?" is a question about each); False: one answer from the passages of all of them.
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -238,6 +241,7 @@ class PipelineOptions:
     opening_match: float = DEFAULT_OPENING_MATCH
     exact_parties: bool = True
     point_search: bool = True
+    each_contract: bool = True
 
     def __post_init__(self) -> None:
         try:

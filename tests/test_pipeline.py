@@ -352,3 +352,62 @@ def test_a_question_for_a_contracts_term_is_searched_with_the_term_clauses_wordi
     # off: searched with the question, the passages about stock that runs out are read instead
     answer, reads, _ = asked(point_search=False)
     assert not answer.found and reads and not any("five (5) years" in r for r in reads)
+
+
+def _contract(name: str, supplier: str, distributor: str, law: str, title: str = "DISTRIBUTION AGREEMENT") -> Document:
+    text = (f"{title}\n\nThis Distribution Agreement (the \"Agreement\") is made on March 1, 2020 between "
+            f"{supplier} (\"Supplier\") and {distributor} (\"Distributor\").\n\nWHEREAS the Supplier makes pumps;\n\n"
+            "1. Appointment. The Supplier appoints the Distributor as its distributor of pumps in the Territory.\n\n"
+            "2. Term. This Agreement shall commence on the Effective Date and continue for three (3) years.\n\n"
+            "3. Payment. The Distributor shall pay each invoice within thirty (30) days.\n\n"
+            + (f"4. Governing Law. This Agreement shall be governed by the laws of the State of {law}.\n\n"
+               if law else "")
+            + "5. Notices. Notices shall be in writing and delivered by hand or courier.\n")
+    return Document(name, text, (Segment(text, page=1),), (0,))
+
+
+def _law_reader(request: GenerationRequest) -> str:
+    """The reader: the state whose law a passage names, else not found."""
+    if request.purpose == "rewrite":
+        return json.dumps({"query": "law governing the agreement"})
+    for n, passage in enumerate(request.user.split("\n[")[1:], 1):
+        for state in ("Texas", "California"):
+            if f"State of {state}" in passage:
+                return reply(state, f"This Agreement is governed by the laws of the State of {state}.", n)
+    return NONE
+
+
+def test_with_two_contracts_open_a_question_is_answered_for_each(tokenizer: object, embedder: object,
+                                                                  encoder: object) -> None:
+    # A newcomer with two contracts open asked "what law applies?" and got California alone, not saying whose.
+    docs = [_contract("etelos.txt", "Acme Pumps, Inc.", "Beta Trading LLC", "Texas"),
+            _contract("virtuoso.txt", "Gamma Medical Corp.", "Delta Surgical Ltd.", "California"),
+            _contract("third.txt", "Epsilon Tools Inc.", "Zeta Supply Co.", "")]
+    ctx = build_context(docs, tokenizer, chunk_tokens=40)
+    events: list[object] = []
+    answer = ask(ctx, "What law applies?", Models(ScriptedGenerator(_law_reader), embedder, encoder),  # type: ignore[arg-type]
+                 PipelineOptions(router=False), emit=events.append)
+    blocks = answer.text.split("\n\n")
+    assert len(blocks) == 3 and [b.split("\n")[0].split(" (")[1] for b in blocks] == \
+        ["etelos.txt):", "virtuoso.txt):", "third.txt):"], answer.text
+    assert blocks[0].endswith("State of Texas. [1]") and blocks[2].endswith(NOT_FOUND_TEXT)
+    texas = answer.sources[0]
+    assert texas.source == "etelos.txt" and "Texas" in texas.snippet
+    marker = int(blocks[1].rsplit("[", 1)[1].rstrip("]"))
+    california = answer.sources[marker - 1]
+    assert marker > 1 and california.source == "virtuoso.txt" and "California" in california.snippet
+    assert answer.found and answer.short_answer == "Texas; California" and streamed(events) == answer.text
+    # a question that names one contract's party is asked as before: one answer from all the passages
+    answer = ask(ctx, "Which law governs the agreement with Gamma?", Models(ScriptedGenerator(_law_reader), embedder,
+                 encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
+    assert answer.found and "\n" not in answer.text
+    # each_contract off: one answer, as before
+    answer = ask(ctx, "What law applies?", Models(ScriptedGenerator(_law_reader), embedder, encoder),  # type: ignore[arg-type]
+                 PipelineOptions(router=False, each_contract=False))
+    assert answer.found and "\n" not in answer.text
+    # a contract and its amendment are read together, the later governing (assistant.ttrag.dated)
+    amended = [docs[0], _contract("amendment.txt", "Acme Pumps, Inc.", "Beta Trading LLC", "California",
+                                  title="AMENDMENT No. 1 TO THE DISTRIBUTION AGREEMENT OF 1 MARCH 2020")]
+    answer = ask(build_context(amended, tokenizer, chunk_tokens=40), "What law applies?",
+                 Models(ScriptedGenerator(_law_reader), embedder, encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
+    assert answer.found and "\n" not in answer.text

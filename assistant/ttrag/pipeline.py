@@ -173,6 +173,8 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
         answer = _count(ctx, decision.target, run)
     elif decision.route == "summarization":
         answer = _summarize(ctx, question, decision.target, models, opts, run)
+    if answer is None and opts.each_contract:
+        answer = _each_contract(ctx, question, models, opts, run, languages)
     if answer is None:
         answer = _question_answering(ctx, question, models, opts, run, carried, languages)
         route_taken = "question_answering"
@@ -181,7 +183,8 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
     run.timings["total"] = time.perf_counter() - run.t0
     short = answer.reading.short_answer if answer.reading and answer.found else ""
     # each source quotes the sentence holding the short answer; a "yes" or "no" is in no passage: the answer's
-    plain = short if short.strip().lower() not in ("yes", "no") else ""  # words choose the sentence instead
+    # words choose the sentence instead, and so do the lines of an answer given for each contract
+    plain = short if short.strip().lower() not in ("yes", "no") and not answer.each else ""
     return Answer(question=question, text=answer.text, found=answer.found, route=route_taken,
                   sources=tuple(cite(answer.chunks, plain or answer.text, question)),
                   rewrites=tuple(answer.rewrites), timings={k: round(v, 4) for k, v in run.timings.items()},
@@ -200,6 +203,7 @@ class _Result:
     chunks: list[Chunk]
     rewrites: list[str]
     reading: Reading | None = None
+    each: bool = False  # answered for each contract, a block each (:func:`_each_contract`)
 
 
 #: characters of two file names that a progress line still names (two CUAD file names run to 150)
@@ -410,6 +414,65 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     text = not_found_text(len(ctx.documents), languages[0] if asked.language else "en")
     run.text(text)
     return _Result(text, False, (fallback or [h.chunk for h in original])[:opts.ce_top_k], rewrites, last)
+
+
+#: Contracts asked one by one at most (``PipelineOptions.each_contract``): each is a whole read of its own.
+MAX_EACH = 4
+_MARKER_RUN = re.compile(r"(?:\s*\[\d+\])+\s*$")
+
+
+def _each_contract(ctx: Context, question: str, models: Models, opts: PipelineOptions, run: _Run,
+                   languages: tuple[str, str]) -> _Result | None:
+    """``question`` answered of each contract apart, when two to :data:`MAX_EACH` documents are open, every one a
+    contract (:func:`points.summary_kind`) and none an amendment (a contract and its amendment are read together,
+    the later governing: :mod:`assistant.ttrag.dated`), and the question names no party of one of them alone
+    (that one is searched as before, among all): "What law applies?" with two contracts open is a question about
+    each, and one answer from the passages of both names one contract's law without saying whose. Each contract's
+    answer (or its "not found") shows under its title line as soon as it is read, its ``[n]`` markers
+    numbered across the whole answer; the contracts' passages are searched and read as one document's are
+    (:func:`assistant.ttrag.context.restricted`). None when it does not apply."""
+    docs = ctx.documents
+    if not 2 <= len(docs) <= MAX_EACH or any(points.summary_kind(d) != "contract" for d in docs):
+        return None
+    if any(dated.dated(d).amends for d in docs):  # a contract and its amendment: one answer, the later governing
+        return None
+    if len({t.source for t in aliases.named_in(question, ctx.terms)}) == 1:
+        return None
+    run.note("each_contract", documents=[d.source for d in docs])
+    quiet = _Run(lambda e: None if isinstance(e, (TokenText, Retract, Preview)) else run.emit(e), run.cancel,
+                 trace=run.trace, current=run.current)
+    quiet.t0 = run.t0
+    blocks: list[str] = []
+    cited: list[Chunk] = []
+    shorts: list[str] = []
+    support: list[int] = []
+    readings: list[Reading] = []
+    rewrites: list[str] = []
+    for doc in docs:
+        sub, original = restricted(ctx, doc.source)
+        result = _question_answering(sub, question, models, opts, quiet, (), languages)
+        rewrites.extend(result.rewrites)
+        if result.found and result.reading is not None:
+            reading = result.reading
+            numbers = [len(cited) + n for n in reading.supported_by if 1 <= n <= len(result.chunks)]
+            line = _MARKER_RUN.sub("", reading.sentence) + (" " + "".join(f"[{n}]" for n in numbers) if numbers else "")
+            cited.extend(replace(c, id=original[c.id]) for c in result.chunks)
+            shorts.append(reading.short_answer)
+            support.extend(numbers)
+            readings.append(reading)
+        else:  # the one document's "not found", in the question's language
+            line = result.text
+        block = f"{lead_line(doc)}:\n{line}"
+        run.text(("\n\n" if blocks else "") + block)
+        blocks.append(block)
+        for k in ("prefilter", "conditional", "evidence", "generate", "rewrite"):
+            if k in quiet.timings:
+                run.timings[k] = run.timings.get(k, 0.0) + quiet.timings.pop(k)
+    text = "\n\n".join(blocks)
+    if not readings:
+        return _Result(text, False, [], rewrites, None, each=True)
+    reading = replace(readings[0], sentence=text, short_answer="; ".join(shorts), supported_by=tuple(support))
+    return _Result(text, True, cited, rewrites, reading, each=True)
 
 
 def _whole(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chunk]:
