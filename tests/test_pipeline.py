@@ -411,3 +411,27 @@ def test_with_two_contracts_open_a_question_is_answered_for_each(tokenizer: obje
     answer = ask(build_context(amended, tokenizer, chunk_tokens=40), "What law applies?",
                  Models(ScriptedGenerator(_law_reader), embedder, encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
     assert answer.found and "\n" not in answer.text
+
+
+def test_an_answer_copied_from_the_middle_of_a_sentence_is_shown_whole(tokenizer: object, embedder: object,
+                                                                        encoder: object) -> None:
+    # The reader copied "of the Commonwealth of Virginia, without regard to any of its conflicts of laws" out of
+    # a CUAD dev contract's governing-law sentence; a person read a fragment.
+    doc = _contract("sponsorship.txt", "Acme Pumps, Inc.", "Beta Trading LLC", "Texas")
+    ctx = build_context([doc], tokenizer, chunk_tokens=40)
+
+    def reader(request: GenerationRequest) -> str:
+        n = next(i for i, p in enumerate(request.user.split("\n[")[1:], 1) if "State of Texas" in p)
+        return reply("Texas", "governed by the laws of the State of Texas", n)
+
+    events: list[object] = []
+    answer = ask(ctx, "Which law governs this agreement?", Models(ScriptedGenerator(reader), embedder, encoder),  # type: ignore[arg-type]
+                 PipelineOptions(router=False), emit=events.append)
+    assert answer.found
+    # the clause's whole sentence, read with its heading as the passage holds it
+    assert answer.text == "4. Governing Law. This Agreement shall be governed by the laws of the State of Texas. [1]"
+    shown = streamed(events)
+    for e in events:
+        if isinstance(e, Retract):
+            shown = shown.replace(e.text, "", 1)
+    assert shown == answer.text

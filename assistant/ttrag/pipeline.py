@@ -37,6 +37,7 @@ from assistant.records import (
 from assistant.text.language import classify, language_name, question_language
 from assistant.ttrag import aliases, conditional, dated, decision, evidence, opening_route, passages, prefilter, router
 from assistant.ttrag.compute import counting, needle, summarize
+from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
 from assistant.ttrag.compute.summarize import pointcheck, points
 from assistant.ttrag.compute.summarize.choose import documents_asked
 from assistant.ttrag.compute.summarize.oneline import lead_line
@@ -379,6 +380,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
             read_chunks.extend(chunks)
             if reading.found:
                 shown = _passages_read(chunks, reading)
+                reading = _made_whole(ctx, reading, shown, run)
                 if len(chunks) > len(ranked) and len(shown) == len(chunks) and len(chunks) not in reading.supported_by:
                     shown = shown[:-1]  # the document's opening, read but not cited, is not listed as a source
                 return _Result(reading.sentence, True, shown, rewrites, reading)
@@ -410,7 +412,9 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         last = _read(run, models, opts, question, fallback, opts.max_rewrites + 1, purpose="answer_fallback",
                      note=note, equivalents=equivalents, asked=asked, documents=documents, parties=parties)
         if last.found:
-            return _Result(last.sentence, True, _passages_read(fallback, last), rewrites, last)
+            shown = _passages_read(fallback, last)
+            last = _made_whole(ctx, last, shown, run)
+            return _Result(last.sentence, True, shown, rewrites, last)
     text = not_found_text(len(ctx.documents), languages[0] if asked.language else "en")
     run.text(text)
     return _Result(text, False, (fallback or [h.chunk for h in original])[:opts.ce_top_k], rewrites, last)
@@ -473,6 +477,34 @@ def _each_contract(ctx: Context, question: str, models: Models, opts: PipelineOp
         return _Result(text, False, [], rewrites, None, each=True)
     reading = replace(readings[0], sentence=text, short_answer="; ".join(shorts), supported_by=tuple(support))
     return _Result(text, True, cited, rewrites, reading, each=True)
+
+
+def _made_whole(ctx: Context, reading: Reading, chunks: Sequence[Chunk], run: _Run) -> Reading:
+    """``reading`` whose sentence is a piece of a passage's sentence ("of the Commonwealth of Virginia, without
+    regard to any of its conflicts of laws", "additional, successive periods of one (1) year each (each a") with
+    that whole sentence of the passage it cites instead, as a draft's points and a summary's are made whole
+    (:func:`~assistant.ttrag.compute.draft_points.whole_fragment`, read without the document's side matter); what
+    was shown is taken back and the whole sentence shown. A sentence of the reader's own words, or one already
+    whole, stays as it is."""
+    markers = " " + "".join(f"[{n}]" for n in reading.supported_by)
+    copied = reading.sentence.removesuffix(markers)
+    if not copied.strip() or is_whole(copied):
+        return reading
+    cited = [chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)]
+    documents = {d.source: d for d in ctx.documents}
+    for chunk in cited:
+        doc = documents.get(chunk.source)
+        if doc is None:
+            continue
+        # widened without the page furniture between its lines ("2 Source: TUBE MEDIA CORP., 8-K, 3/10/2006")
+        whole = whole_fragment(copied, points.without_side(doc, side_spans(doc)), [(chunk.start, chunk.end, chunk.id)])
+        whole = " ".join(whole.split()) if whole else None  # the blanked furniture's spaces
+        if whole and whole != copied:
+            run.note("whole_sentence", fragment=copied, sentence=whole)
+            run.retract(reading.sentence)
+            run.text(whole + markers)
+            return replace(reading, sentence=whole + markers)
+    return reading
 
 
 def _whole(ctx: Context, chunks: list[Chunk], opts: PipelineOptions) -> list[Chunk]:

@@ -533,6 +533,19 @@ def point_sentence(sentence: str) -> str:
     return text if text.endswith((".", "!", "?", '."', ".)")) else text.rstrip(" ,;:") + "."
 
 
+def without_side(doc: Document, side: Sequence[tuple[int, int]]) -> Document:
+    """``doc`` with its ``side`` spans (sorted, merged: :func:`~.sidematter.side_spans`) blanked, not cut: the
+    offsets of its chunks still hold, and a sentence widened across a page break reads without the page number
+    or the running footer."""
+    if not side:
+        return doc
+    pieces, at = [], 0
+    for start, end in side:
+        pieces += [doc.text[at:start], " " * (end - start)]
+        at = end
+    return replace(doc, text="".join([*pieces, doc.text[at:]]))
+
+
 def whole_point_sentence(sentence: str, doc: Document, cited: Sequence[Chunk],
                          side: Sequence[tuple[int, int]] = ()) -> str:
     """:func:`point_sentence` of the reader's ``sentence`` made whole first. (A copy of a clause whose JSON
@@ -542,12 +555,7 @@ def whole_point_sentence(sentence: str, doc: Document, cited: Sequence[Chunk],
     it, where one does (:func:`~assistant.ttrag.compute.draft_points.whole_fragment`, the widening a draft's
     points get), read without the ``side`` spans of ``doc`` (its side matter, :func:`~.sidematter.side_spans`:
     a page number or a running footer inside the sentence)."""
-    if side:  # blanked, not cut: the offsets of ``cited`` still hold
-        pieces, at = [], 0
-        for start, end in side:  # sorted, merged (side_spans)
-            pieces += [doc.text[at:start], " " * (end - start)]
-            at = end
-        doc = replace(doc, text="".join([*pieces, doc.text[at:]]))
+    doc = without_side(doc, side)
     copied = strip_markers(sentence)
     if copied and not is_whole(copied):
         copied = whole_fragment(copied, doc, [(c.start, c.end, c.id) for c in cited]) or copied
