@@ -397,6 +397,14 @@ def test_with_two_contracts_open_a_question_is_answered_for_each(tokenizer: obje
     california = answer.sources[marker - 1]
     assert marker > 1 and california.source == "virtuoso.txt" and "California" in california.snippet
     assert answer.found and answer.short_answer == "Texas; California" and streamed(events) == answer.text
+    # the parties each contract names (no read): found, each cited where it names them (a newcomer saw them
+    # under each title and "not found in the documents" beside them)
+    answer = ask(ctx, "Who are the parties to this agreement?", Models(ScriptedGenerator(_law_reader), embedder,
+                 encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
+    blocks = answer.text.split("\n\n")
+    assert answer.found and len(blocks) == 3 and "Acme Pumps, Inc." in blocks[0] and "Gamma Medical" in blocks[1]
+    assert all(b.endswith("]") for b in blocks) and answer.supported_by
+    assert {s.source for s in answer.sources} == {"etelos.txt", "virtuoso.txt", "third.txt"}
     # a question that names one contract's party is asked as before: one answer from all the passages
     answer = ask(ctx, "Which law governs the agreement with Gamma?", Models(ScriptedGenerator(_law_reader), embedder,
                  encoder), PipelineOptions(router=False))  # type: ignore[arg-type]

@@ -452,18 +452,22 @@ def _each_contract(ctx: Context, question: str, models: Models, opts: PipelineOp
     support: list[int] = []
     readings: list[Reading] = []
     rewrites: list[str] = []
+    found = False
     for doc in docs:
         sub, original = restricted(ctx, doc.source)
         result = _question_answering(sub, question, models, opts, quiet, (), languages)
         rewrites.extend(result.rewrites)
-        if result.found and result.reading is not None:
-            reading = result.reading
-            numbers = [len(cited) + n for n in reading.supported_by if 1 <= n <= len(result.chunks)]
-            line = _MARKER_RUN.sub("", reading.sentence) + (" " + "".join(f"[{n}]" for n in numbers) if numbers else "")
+        if result.found:
+            # a read's passages it cites; the parties named in the text (no read), every passage that names them
+            own = result.reading.supported_by if result.reading is not None else range(1, len(result.chunks) + 1)
+            numbers = [len(cited) + n for n in own if 1 <= n <= len(result.chunks)]
+            sentence = result.reading.sentence if result.reading is not None else result.text
+            line = _MARKER_RUN.sub("", sentence) + (" " + "".join(f"[{n}]" for n in numbers) if numbers else "")
             cited.extend(replace(c, id=original[c.id]) for c in result.chunks)
-            shorts.append(reading.short_answer)
+            shorts.append(result.reading.short_answer if result.reading is not None else result.text)
             support.extend(numbers)
-            readings.append(reading)
+            readings.extend([result.reading] if result.reading is not None else [])
+            found = True
         else:  # the one document's "not found", in the question's language
             line = result.text
         block = f"{lead_line(doc)}:\n{line}"
@@ -473,9 +477,10 @@ def _each_contract(ctx: Context, question: str, models: Models, opts: PipelineOp
             if k in quiet.timings:
                 run.timings[k] = run.timings.get(k, 0.0) + quiet.timings.pop(k)
     text = "\n\n".join(blocks)
-    if not readings:
+    if not found:
         return _Result(text, False, [], rewrites, None, each=True)
-    reading = replace(readings[0], sentence=text, short_answer="; ".join(shorts), supported_by=tuple(support))
+    reading = replace(readings[0], sentence=text, short_answer="; ".join(shorts), supported_by=tuple(support)) \
+        if readings else Reading(True, "; ".join(shorts), text, tuple(support), "", "")
     return _Result(text, True, cited, rewrites, reading, each=True)
 
 
