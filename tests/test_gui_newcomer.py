@@ -20,7 +20,7 @@ from conftest import ScriptedGenerator, scripted_store  # noqa: E402
 from pytestqt.qtbot import QtBot  # noqa: E402
 from test_gui_page import cited, clause  # noqa: E402,F401  (the fixture)
 
-from assistant.gui.help_menu import version  # noqa: E402
+from assistant.gui.help_menu import DESKTOP_DOC, version  # noqa: E402
 from assistant.gui.history import history_blocks  # noqa: E402
 from assistant.gui.passage_view import PassageView  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
@@ -162,6 +162,10 @@ def test_a_help_menu_says_how_to_start_and_lists_the_shortcuts(qtbot: QtBot, win
     for keys, does in (("Ctrl+O", "Open files"), ("Esc", "Stop"), ("F5", "Sync"), ("F1", "Getting started")):
         assert f"{keys}\t{does}" in shortcuts, shortcuts
     assert window.help.docs_action.isEnabled() and "desktop.md" in window.help.docs_action.toolTip()
+    # offscreen, no program opens a file: the box says where it is instead of nothing happening
+    if not window.help.open_docs():
+        assert window.help.box is not None and window.help.box.isVisible()
+        assert str(DESKTOP_DOC) in window.help.box.text()
     about = window.help.show_about()
     assert about.text().startswith(f"Assistant {version()}: a private, on-device") and version()
     about.close()

@@ -319,3 +319,8 @@ def test_the_watched_folders_headers_are_read_whole(qtbot: QtBot, user_dirs: Pat
     for column in range(header.count()):
         label = dialog.watch.table.horizontalHeaderItem(column).text()
         assert header.sectionSize(column) >= metrics.horizontalAdvance(label), (label, header.sectionSize(column))
+    # and so is each choice of a folder's row ("Every account", not "Every")
+    dialog.watch.add_button.click()
+    for column in range(1, header.count()):
+        widget = dialog.watch.table.cellWidget(0, column)
+        assert header.sectionSize(column) >= widget.sizeHint().width(), (column, header.sectionSize(column))

@@ -632,3 +632,22 @@ def test_parties_the_text_does_not_name_are_left_out_unread(tokenizer: object, e
     summarize_by_kind(ctx, Models(ScriptedGenerator(reader), embedder, encoder),  # type: ignore[arg-type]
                       PipelineOptions(point_check_p=0))
     assert asked and not any("Who are the parties" in q for q in asked)
+
+
+def test_a_notice_period_is_not_the_term(data_root: Path) -> None:
+    """A newcomer's summary of Virtuoso's licence (CUAD dev) said "Term: This agreement lasts for 60 days." from
+    "6.2 Termination by Company: Company may terminate this Agreement ... upon giving JHU sixty (60) days written
+    notice"; its term (6.1) runs until the last patent expires. A Term point whose durations the cited passages give
+    only as notice periods is left out."""
+    doc = extract(data_root / "cuad" / "pdf" / "VirtuosoSurgicalInc_20191227_1-A_EX1A-6 MAT CTRCT_11933379_EX1A-6 "
+                  "MAT CTRCT_License Agreement.pdf")
+    clause = doc.text[doc.text.index("6.1"):doc.text.index("6.3")]
+    assert points.notice_only("This agreement lasts for 60 days.", clause)
+    term = next(p for p in points.CONTRACT_POINTS if p.label == "Term")
+    assert term.not_a_notice
+    # a term stated beside its notice, a duration the passages give as a length, or one they do not state: kept
+    assert not points.notice_only("The agreement is in effect until March 18, 2021, unless sooner terminated by "
+                                  "either party upon (30) days written notice.", "upon thirty (30) days written notice")
+    assert not points.notice_only("This agreement lasts for 60 days.", clause + " The pilot runs for sixty (60) days.")
+    assert not points.notice_only("This agreement lasts for 5 years.", clause)
+    assert not points.notice_only("The agreement ends on 60 days' notice.", clause)  # it says notice itself

@@ -91,5 +91,11 @@ class HelpMenu:
                           "read is indexed ahead of time or kept after the session.\n\nLicence: Apache-2.0.")
 
     def open_docs(self) -> bool:
-        """Open the desktop app's documentation in the program this computer opens Markdown files with."""
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(DESKTOP_DOC)))
+        """Open the desktop app's documentation in the program this computer opens Markdown files with; where
+        none opens it, a box says where the file is (a newcomer clicked and nothing happened)."""
+        opened = QDesktopServices.openUrl(QUrl.fromLocalFile(str(DESKTOP_DOC)))
+        if not opened:
+            self._show("Documentation", f"No program on this computer opened the documentation. It is the file\n"
+                       f"{DESKTOP_DOC}\n(plain text, Markdown): open it in any text editor or browser. The other "
+                       f"pages are beside it in {DOCS}.")
+        return opened

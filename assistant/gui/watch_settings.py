@@ -75,8 +75,8 @@ class WatchSettings(QGroupBox):
         self.table.setAccessibleName("Watched folders")
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(COLUMNS)):  # a header is read whole ("New mail is fetched", not "ew mail is fetche")
-            self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        for column in range(1, len(COLUMNS)):  # fitted to header and cells in _fit_columns
+            self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         self.table.setMinimumHeight(110)
         self.empty = QLabel("No folders listed: every account's folders are watched as mail arrives.")
         self.empty.setWordWrap(True)
@@ -141,6 +141,19 @@ class WatchSettings(QGroupBox):
     def _update(self) -> None:
         self.empty.setVisible(self.table.rowCount() == 0)
         self.remove_button.setEnabled(self.table.rowCount() > 0)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Each column but the folder's as wide as its header and its cells' widgets: a header is read whole ("New
+        mail is fetched", not "ew mail is fetche") and so is a choice ("Every account", not "Every")."""
+        header = self.table.horizontalHeader()
+        for column in range(1, len(COLUMNS)):
+            widths = [header.sectionSizeHint(column)]
+            for row in range(self.table.rowCount()):
+                widget = self.table.cellWidget(row, column)
+                if widget is not None:
+                    widths.append(widget.sizeHint().width())
+            header.resizeSection(column, max(widths))
 
     def folders(self) -> tuple[WatchedFolder, ...]:
         """The listed folders (rows without a name are left out; a folder listed twice counts once)."""

@@ -808,6 +808,9 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
     if point.other_clause is not None and point.other_clause.search(snippet):
         run.note("point_other_clause", label=point.label, snippet=snippet)
         return None  # e.g. a survival clause read as the term: another clause, whatever the reader made of it
+    if point.not_a_notice and points.notice_only(sentence, "\n".join(c.text for c in cited)):
+        run.note("point_other_clause", label=point.label, snippet=snippet, notice=True)
+        return None  # a termination notice's "sixty (60) days" read as the term
     check_p = None
     if point.check and opts.point_check_p > 0:  # the cited sentence is read alone: is it about the point at all?
         with run.stage("point_check"):

@@ -37,6 +37,7 @@ from typing import Literal
 
 from assistant.records import Chunk, Document
 from assistant.text.dates import states_a_date as states_a_date  # a point's ``date`` form
+from assistant.text.durations import DurationSpan, durations_in
 from assistant.text.places import names_a_jurisdiction
 from assistant.ttrag.aliases import DEFINITION_LEAD
 from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
@@ -66,7 +67,9 @@ class PointQuestion:
     reports no probability: no bar). ``other_clause`` matches a cited sentence that belongs to another clause than
     the point's, whatever the reader made of it (the term's :data:`AFTER_THE_END`): the point is left out.
     ``not_asked_by`` matches a person's question that is not for this point however close it is to the point's
-    question (the term's :data:`ASKED_AFTER_THE_END`; :func:`assistant.ttrag.opening_route.search_of`)."""
+    question (the term's :data:`ASKED_AFTER_THE_END`; :func:`assistant.ttrag.opening_route.search_of`).
+    ``not_a_notice``: a point whose every duration the cited sentence gives as a notice period is left out
+    (:func:`notice_only`)."""
 
     label: str
     question: str
@@ -79,6 +82,7 @@ class PointQuestion:
     found_p: float = 0.0
     other_clause: re.Pattern[str] | None = None
     not_asked_by: re.Pattern[str] | None = None
+    not_a_notice: bool = False
 
 
 #: The Term point searches for its clause as contracts word it: the question's "last" and "expire" are not the
@@ -104,6 +108,39 @@ ASKED_AFTER_THE_END = re.compile(AFTER_THE_END.pattern + r"|\b(?:after|following
                                  r"(?:agreement|contract)\s+(?:ends|expires|terminates|is\s+(?:over|terminated)|"
                                  r"has\s+(?:ended|expired))\b", re.I)
 
+# a duration that is a notice period: "sixty (60) days written notice", "30 days' prior notice", "notice of at least
+# ninety (90) days", "a notice period of three months"
+_NOTICE_AFTER = re.compile(r"^[\s'\u2019]*(?:s[\s'\u2019]+)?(?:(?:prior|advance|advanced|written|express)\s+){0,3}"
+                           r"notice\b", re.I)
+_NOTICE_BEFORE = re.compile(r"\bnotice\s+(?:period\s+)?(?:of\s+)?(?:at\s+least\s+|not\s+less\s+than\s+|"
+                            r"no\s+less\s+than\s+|a\s+minimum\s+of\s+)?$", re.I)
+
+
+def notice_only(sentence: str, cited: str) -> bool:
+    """True when ``sentence`` states durations and ``cited`` (the passages it cites) gives each of them only as a
+    notice period: "This agreement lasts for 60 days" read from "The Company may terminate this Agreement upon
+    sixty (60) days written notice to JHU" (a newcomer's summary of a licence that runs until its last patent
+    expires). A duration ``cited`` does not state is not judged here, nor a sentence that states a date (its end
+    is there) or gives its durations as notice itself."""
+    if states_a_date(sentence):  # "in effect until March 18, 2021, unless terminated upon (30) days written notice"
+        return False
+    said = [d.duration for d in durations_in(sentence) if not _notice(sentence, d)]  # the ones it gives as a length
+    if not said:
+        return False
+    stated = durations_in(cited)
+    for duration in said:
+        same = [d for d in stated if d.duration.same(duration)]
+        if not same or not all(_notice(cited, d) for d in same):
+            return False
+    return True
+
+
+def _notice(text: str, span: DurationSpan) -> bool:
+    """Whether ``text`` gives the duration at ``span`` as a notice period."""
+    return bool(_NOTICE_AFTER.match(text[span.end:span.end + 40]) or
+                _NOTICE_BEFORE.search(text[max(0, span.start - 40):span.start]))
+
+
 #: The Term is stated only when its read's P(found) is at least this. The reader is surer of a term it read than
 #: of one it made up from a cure period, a preamble or a licence's expiry: over the Term point's reads on every CUAD
 #: dev contract, in four runs of different searches and question wordings (benchmarks/results/point-loss-term-dev-
@@ -122,7 +159,7 @@ CONTRACT_POINTS: tuple[PointQuestion, ...] = (
     PointQuestion("Date", "What is the date of this agreement?", "opening", form="date"),
     PointQuestion("Term", "How long does this agreement last, and when does it expire?", "search",
                   search=TERM_CLAUSE, found_p=TERM_FOUND_P, other_clause=AFTER_THE_END,
-                  not_asked_by=ASKED_AFTER_THE_END),
+                  not_asked_by=ASKED_AFTER_THE_END, not_a_notice=True),
     PointQuestion("Governing law", "Which law governs this agreement?", "search", form="jurisdiction"),
     PointQuestion("Payment", "What fees or prices does this agreement set, and when are they paid?", "search",
                   detail_only=True),
