@@ -10,7 +10,7 @@ from conftest import ScriptedGenerator
 from assistant.config import ANSWER_RULES, PipelineOptions
 from assistant.errors import ConfigError
 from assistant.models.base import GenerationRequest
-from assistant.records import Chunk
+from assistant.records import Chunk, Document, Segment
 from assistant.ttrag import grounding, router
 from assistant.ttrag.generate import answer_schema, cite, parse_reply, states_numbers, stream_answer, yes_evidence
 from assistant.ttrag.qtype import QuestionType, fits, question_type
@@ -200,6 +200,19 @@ def test_a_source_quotes_a_whole_sentence_across_its_lines_not_a_lines_tail() ->
         "Any amount not paid when due bears a service charge of one and one-half percent (1.5%) per month, to the "
         "extent allowed by law.")
     assert cite(passage, "", "Is there a warranty?")[0].snippet.startswith("1) The Parties assume")
+
+
+def test_a_source_gives_the_page_of_the_sentence_it_quotes() -> None:
+    # a newcomer read "p. 1" beside a quote that the page view rightly showed on page 2: the passage starts on page 1
+    one = "6. TERM AND TERMINATION\nThe parties agree on the following terms of the licence.\n"
+    two = "6.1 This term of this Agreement shall continue until the last patent expires.\n"
+    doc = Document("licence.pdf", one + two, (Segment(one, page=1), Segment(two, page=2)), (0, len(one)))
+    passage = [Chunk(0, doc.text, "licence.pdf", 0, len(doc.text), page=1)]
+    answer = "The term runs until the last patent expires. [1]"
+    assert cite(passage, answer, "How long?", documents={doc.source: doc})[0].page == 2
+    assert cite(passage, answer, "How long?")[0].page == 1  # without the document: the passage's first page
+    moved = [Chunk(0, doc.text, "licence.pdf", 5, 5 + len(doc.text), page=1)]  # not the document's text there
+    assert cite(moved, answer, "How long?", documents={doc.source: doc})[0].page == 1
 
 
 def test_a_hedging_sentence_is_not_found() -> None:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from assistant.documents.chunk import sentence_spans
 from assistant.models.base import GenerationRequest, Generator
-from assistant.records import Chunk, Source
+from assistant.records import Chunk, Document, Source
 from assistant.text import date_roles
 from assistant.text.dates import dates_in, without_shared_dates
 from assistant.text.durations import durations, without_durations
@@ -485,7 +485,7 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
 
 
 def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int = 240,
-         across_lines: bool = True) -> list[Source]:
+         across_lines: bool = True, documents: Mapping[str, Document] | None = None) -> list[Source]:
     """Sources for ``chunks`` in order, each with the sentence that best matches the answer's lines that
     cite it as ``[n]`` (else the whole answer, or the question), Markdown heading and bold marks removed.
 
@@ -494,7 +494,10 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
     passage has one: a newcomer saw sources quoted as "Ultragenyx shall" (the end of a line after "... AMG.") and
     "5." (a clause's number). ``across_lines=False``: the sentences and lines of
     :func:`~assistant.documents.chunk.sentence_spans`, whatever their length (what a summary point's checks were
-    chosen on: :func:`assistant.ttrag.pipeline._point`)."""
+    chosen on: :func:`assistant.ttrag.pipeline._point`). ``documents`` (by source): a source's page is the page
+    of the sentence it quotes, not of the passage's first line (a newcomer read "p. 1" beside a quote that the page
+    view rightly showed on page 2); without them, or where a passage is not its document's text at its offsets, the
+    passage's page."""
     everything = {w.lower() for w in _WORD.findall(answer or question)}
     citing: dict[int, set[str]] = {}
     for line in (answer or "").splitlines():
@@ -504,7 +507,7 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
     sources = []
     for n, c in enumerate(chunks, 1):
         wanted = citing.get(n) or everything
-        best, best_score = c.text[:max_chars], -1.0
+        best, best_score, at = c.text[:max_chars], -1.0, 0
         if across_lines:
             spans = passages.sentence_spans_across_lines(c.text)
             spans = [(s, e) for s, e in spans if len(_WORD.findall(c.text[s:e])) >= 3] or spans
@@ -514,12 +517,18 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
             words = {w.lower() for w in _WORD.findall(c.text[s:e])}
             score = len(words & wanted) / (1 + len(words)) ** 0.5
             if score > best_score:
-                best, best_score = c.text[s:e], score
+                best, best_score, at = c.text[s:e], score, s
         snippet = _plain(best.strip()).strip()
+        doc = documents.get(c.source) if documents else None
+        if doc is not None and doc.text[c.start:c.end] == c.text:
+            at += len(best) - len(best.lstrip())  # the quote's first character, not the white space before it
+            page = doc.page_at(c.start + at) or c.page
+        else:
+            page = c.page
         if across_lines:
             snippet = re.sub(r"\s+", " ", snippet)
         if len(snippet) > max_chars:
             snippet = snippet[:max_chars - 1] + "…"
-        sources.append(Source(n=n, source=c.source, page=c.page, start=c.start, end=c.end, snippet=snippet,
+        sources.append(Source(n=n, source=c.source, page=page, start=c.start, end=c.end, snippet=snippet,
                               chunk_id=c.id))
     return sources

@@ -187,7 +187,8 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
     # words choose the sentence instead, and so do the lines of an answer given for each contract
     plain = short if short.strip().lower() not in ("yes", "no") and not answer.each else ""
     return Answer(question=question, text=answer.text, found=answer.found, route=route_taken,
-                  sources=tuple(cite(answer.chunks, plain or answer.text, question)),
+                  sources=tuple(cite(answer.chunks, plain or answer.text, question,
+                                     documents={d.source: d for d in ctx.documents})),
                   rewrites=tuple(answer.rewrites), timings={k: round(v, 4) for k, v in run.timings.items()},
                   usage=tuple(models.generator.usage[usage_start:]), trace=tuple(run.trace),
                   short_answer=short, language=languages[0], document_language=languages[1],
@@ -368,7 +369,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                 parties = _parties(ctx, ranked) if asks_opening.label == "Parties" else ()
         chunks = _with_opening(ctx, ranked, opts) if asks_opening is not None else ranked
         if attempt == 0 and chunks:  # something to look at while the reader reads: the best passage
-            run.emit(Preview(cite(chunks[:1], "", question)[0]))
+            run.emit(Preview(cite(chunks[:1], "", question, documents={d.source: d for d in ctx.documents})[0]))
         key = tuple(sorted(c.id for c in chunks))
         if key in read:  # the same passages were already read: the reply (temperature 0) would be too
             run.note("answer", attempt=attempt, found=False, reply="(same passages as an earlier attempt)")
