@@ -52,8 +52,9 @@ def test_show_source_writes_the_cited_page(scripted_store: None, tmp_path: Path,
     code = main(["ask", str(pdf), QUESTION, "--no-router", "--show-source", "1", "--png", str(out)])
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    assert f"[1] {pdf}, p. 1: " in captured.out  # the sources are printed as before (the chunk's first page)
-    # the page written is the one the cited sentence is on
+    # the source's page is the page of the sentence it quotes (the passage starts on page 1), and the page written
+    # is that page too
+    assert f"[1] {pdf}, p. 2: " in captured.out
     assert f"Wrote page 2 of 3 of {pdf} (source [1]) to {out}, the cited sentence highlighted." in captured.err
     with Image.open(out) as image:
         assert image.format == "PNG" and image.size == (918, 1188)
