@@ -314,6 +314,8 @@ def test_the_watched_folders_headers_are_read_whole(qtbot: QtBot, user_dirs: Pat
     dialog.resize(640, 600)
     dialog.show()
     qtbot.waitExposed(dialog)
+    # no account yet: the empty list does not promise "every account's folders"
+    assert dialog.watch.empty.isVisible() and dialog.watch.empty.text().startswith("No mail account yet: add one")
     header = dialog.watch.table.horizontalHeader()
     metrics = header.fontMetrics()
     for column in range(header.count()):

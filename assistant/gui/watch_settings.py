@@ -78,7 +78,10 @@ class WatchSettings(QGroupBox):
         for column in range(1, len(COLUMNS)):  # fitted to header and cells in _fit_columns
             self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         self.table.setMinimumHeight(110)
-        self.empty = QLabel("No folders listed: every account's folders are watched as mail arrives.")
+        # with no account there is nothing to watch yet: the line says how to start, not "every account's folders"
+        self.empty = QLabel("No folders listed: every account's folders are watched as mail arrives." if accounts else
+                            "No mail account yet: add one (File \u25b8 Add account\u2026), then list here the folders "
+                            "to watch, or leave the list empty to watch every folder.")
         self.empty.setWordWrap(True)
         self.add_button = QPushButton("Add folder")
         self.add_button.setToolTip("Watch one more folder")
