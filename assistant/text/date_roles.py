@@ -87,16 +87,18 @@ def _other(role: Role) -> Role:
     return "end" if role == "start" else "start"
 
 
+def _only_other(stated: list[RoledDate], days: frozenset[dt.date], role: Role) -> bool:
+    """Whether ``stated`` gives ``days`` the other role than ``role`` at least once and ``role`` never."""
+    roles = {s.role for s in stated if s.days & days}
+    return _other(role) in roles and role not in roles
+
+
 def contradicted(claim: str, passages: str) -> list[RoledDate]:
     """The dates ``claim`` gives a role that ``passages`` give them never and the other role at least once, and the
     ends ``claim`` puts at a start named by reference ("expires on the Effective Date") that ``passages`` do not
     also put there; in order of position in ``claim``."""
     stated = roles_in(passages)
-    out = []
-    for said in roles_in(claim):
-        roles = {s.role for s in stated if s.days & said.days}
-        if _other(said.role) in roles and said.role not in roles:
-            out.append(said)
+    out = [said for said in roles_in(claim) if _only_other(stated, said.days, said.role)]
     if not _END_AT_START.search(passages):
         out.extend(RoledDate(m.start(), m.end(), frozenset(), "end") for m in _END_AT_START.finditer(claim))
     return sorted(out, key=lambda d: d.start)
@@ -141,8 +143,4 @@ def gives_other_role(answer: str, role: Role, passages: str) -> bool:
     """True when a date of ``answer``, asked for as a ``role``, is one ``passages`` give the other role and never
     this one (the start date given for "When does it end?")."""
     stated = roles_in(passages)
-    for said in dates_in(answer):
-        roles = {s.role for s in stated if s.days & said.days}
-        if _other(role) in roles and role not in roles:
-            return True
-    return False
+    return any(_only_other(stated, said.days, role) for said in dates_in(answer))

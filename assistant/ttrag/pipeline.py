@@ -449,11 +449,10 @@ def _each_contract(ctx: Context, question: str, models: Models, opts: PipelineOp
     quiet.t0 = run.t0
     blocks: list[str] = []
     cited: list[Chunk] = []
-    shorts: list[str] = []
+    shorts: list[str] = []  # one per contract answered
     support: list[int] = []
-    readings: list[Reading] = []
+    first: Reading | None = None  # the first contract's read, for the fields a combined answer keeps
     rewrites: list[str] = []
-    found = False
     for doc in docs:
         sub, original = restricted(ctx, doc.source)
         result = _question_answering(sub, question, models, opts, quiet, (), languages)
@@ -467,8 +466,7 @@ def _each_contract(ctx: Context, question: str, models: Models, opts: PipelineOp
             cited.extend(replace(c, id=original[c.id]) for c in result.chunks)
             shorts.append(result.reading.short_answer if result.reading is not None else result.text)
             support.extend(numbers)
-            readings.extend([result.reading] if result.reading is not None else [])
-            found = True
+            first = first or result.reading
         else:  # the one document's "not found", in the question's language
             line = result.text
         block = f"{lead_line(doc)}:\n{line}"
@@ -478,10 +476,10 @@ def _each_contract(ctx: Context, question: str, models: Models, opts: PipelineOp
             if k in quiet.timings:
                 run.timings[k] = run.timings.get(k, 0.0) + quiet.timings.pop(k)
     text = "\n\n".join(blocks)
-    if not found:
+    if not shorts:
         return _Result(text, False, [], rewrites, None, each=True)
-    reading = replace(readings[0], sentence=text, short_answer="; ".join(shorts), supported_by=tuple(support)) \
-        if readings else Reading(True, "; ".join(shorts), text, tuple(support), "", "")
+    reading = replace(first, sentence=text, short_answer="; ".join(shorts), supported_by=tuple(support)) \
+        if first is not None else Reading(True, "; ".join(shorts), text, tuple(support), "", "")
     return _Result(text, True, cited, rewrites, reading, each=True)
 
 
@@ -497,13 +495,12 @@ def _made_whole(ctx: Context, reading: Reading, chunks: Sequence[Chunk], run: _R
     if not copied.strip() or is_whole(copied):
         return reading
     cited = [chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)]
-    documents = {d.source: d for d in ctx.documents}
-    for chunk in cited:
-        doc = documents.get(chunk.source)
-        if doc is None:
+    for doc in ctx.documents:  # each cited document once, its side matter found once
+        spans = [(c.start, c.end, c.id) for c in cited if c.source == doc.source]
+        if not spans:
             continue
         # widened without the page furniture between its lines ("2 Source: TUBE MEDIA CORP., 8-K, 3/10/2006")
-        whole = whole_fragment(copied, points.without_side(doc, side_spans(doc)), [(chunk.start, chunk.end, chunk.id)])
+        whole = whole_fragment(copied, points.without_side(doc, side_spans(doc)), spans)
         whole = " ".join(whole.split()) if whole else None  # the blanked furniture's spaces
         if whole and whole != copied:
             run.note("whole_sentence", fragment=copied, sentence=whole)
