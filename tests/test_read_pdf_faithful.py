@@ -109,6 +109,14 @@ def test_licence_answer_across_pages_keeps_pages() -> None:
     assert "EUR 48,000" in doc.segments[1].text
     assert doc.page_at(doc.text.index("EUR 48,000")) == 2
     assert doc.page_at(doc.text.index("The total price")) == 1
+    # expected.txt: the answer cites page 2, where "EUR 48,000" stands, though its passage starts on page 1
+    from assistant.records import Chunk
+    from assistant.ttrag.generate import cite
+
+    passage = Chunk(0, doc.text, doc.source, 0, len(doc.text), page=1)
+    source = cite([passage], "EUR 48,000", "What is the total price for the three-year licence?",
+                  documents={doc.source: doc})[0]
+    assert source.page == 2 and source.snippet.startswith("EUR 48,000")
 
 
 # --- reading order and invisible text ---------------------------------------------------------------
