@@ -68,6 +68,9 @@ ANSWER_RULES = {
                    "preamble gives it",
     "date_role": "a date asked for as an end (or a start) is not one the passages give only as a start (or an end), "
                  "and a clause of the sentence that says so is left out",
+    "renewal": "a period asked for as a renewal's (its term, the notice that stops it) is one the passages state "
+               "near a word of renewal ('renew', 'successive', 'from year to year'), not a cure or notice period "
+               "of something else",
 }
 
 

@@ -98,6 +98,11 @@ def test_durations_as_numbers_with_units() -> None:
     ("2 years", "successive 1 year", False),
     ("60 months", "60 days", False),            # the unit counts
     ("renews automatically", "60 days", False),  # no duration stated
+    # the reader answers a German question in German
+    ("Jeder Vertrag verlängert sich jeweils 10 Jahre.", "successive 10 years", True),
+    ("Der Vertrag wird jeweils für eine Jahr verlängert.", "succesive 1 year", True),
+    ("Die Frist beträgt sechzig Tage.", "60 days", True),
+    ("Jeder Vertrag verlängert sich jeweils für 2 Jahre.", "succsive 1 year", False),
 ])
 def test_durations_judged(reply: str, label: str, right: bool) -> None:
     assert judge("duration", label, True, reply, True) is right

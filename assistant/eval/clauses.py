@@ -156,8 +156,29 @@ def label_durations(label: str) -> list[Duration]:
     return alternatives
 
 
+_GERMAN_UNITS = {"tag": "day", "tage": "days", "tagen": "days", "woche": "week", "wochen": "weeks", "monat": "month",
+                 "monate": "months", "monaten": "months", "jahr": "year", "jahre": "years", "jahren": "years"}
+_GERMAN_NUMBERS = {"ein": "one", "eine": "one", "einen": "one", "einem": "one", "zwei": "two", "drei": "three",
+                   "vier": "four", "fünf": "five", "sechs": "six", "sieben": "seven", "acht": "eight", "neun": "nine",
+                   "zehn": "ten", "zwölf": "twelve", "dreißig": "thirty", "sechzig": "sixty", "neunzig": "ninety"}
+_GERMAN_DURATION = re.compile(rf"\b(?:({'|'.join(_GERMAN_NUMBERS)})\s+)?({'|'.join(_GERMAN_UNITS)})\b", re.I)
+
+
+def _english_durations(text: str) -> str:
+    """``text`` with a German reply's periods in English words: "6 Monate" -> "6 months", "eine Jahr" -> "one
+    year" (the reader answers a German question in German)."""
+    if not _GERMAN_WORD.search(text) and not _GERMAN_DURATION.search(text):
+        return text
+
+    def english(m: re.Match[str]) -> str:
+        number = _GERMAN_NUMBERS[m[1].lower()] + " " if m[1] else ""
+        return number + _GERMAN_UNITS[m[2].lower()]
+    return _GERMAN_DURATION.sub(english, text)
+
+
 def first_duration_matches(reply: str, labels: list[Duration]) -> bool:
-    stated = durations(reply)
+    """Whether the first period ``reply`` states (in English or German) is one of ``labels``."""
+    stated = durations(_english_durations(reply))
     return bool(stated) and any(stated[0].same(d) for d in labels)
 
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 import Stemmer
 
 from assistant.records import Chunk
-from assistant.text import date_roles
+from assistant.text import date_roles, renewals
 from assistant.text.dates import dates_in, without_shared_dates
 from assistant.text.durations import Duration, durations, without_durations
 from assistant.ttrag.qtype import QuestionType, fits
@@ -140,7 +140,9 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         why not: ``no answer``, ``wrong type``, ``not in the passages``, ``passages off topic``, ``the answer
         is the party the question names`` (a who/where/other answer within the name or term of a party in
         ``equivalents``), ``the passages give that date as the start`` (or ``end``: a date asked for as an end
-        that the passages read give only as a start, :func:`assistant.text.date_roles.gives_other_role`).
+        that the passages read give only as a start, :func:`assistant.text.date_roles.gives_other_role`), ``the
+        passages give that period for something other than a renewal`` (a period asked for as a renewal's that
+        the passages state with no word of renewal near it, :func:`assistant.text.renewals.said_of_renewal`).
         Yes/no and choice answers are supported by the chunks that mention what the question names
         (their words are the question's, not the passage's); for a choice, those that name the option
         chosen come first.
@@ -176,4 +178,8 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
     if role and date_roles.gives_other_role(short_answer, role, "\n".join(c.text for c in chunks)):
         # "ends on January 7, 1998" where the contract is "effective 7/1/98" and runs for three years
         return [], f"the passages give that date as the {'start' if role == 'end' else 'end'}"
+    if "renewal" not in off and renewals.asks_renewal(question) and \
+            renewals.said_of_renewal(short_answer, "\n".join(c.text for c in chunks)) is False:
+        # "30 days" for "How much notice stops the renewal?" where the passages give 30 days to cure a breach
+        return [], "the passages give that period for something other than a renewal"
     return found, ""
