@@ -59,6 +59,8 @@ def test_question_types(question: str, kind: str, options: tuple[str, ...]) -> N
     ("when", "1934", True), ("when", "March of that year", True), ("when", "Delhi", False),
     ("when", "the 1990s", True), ("when", "2025-014", False), ("when", "2025-03-14", True),
     ("when", "1939\u20131945", True),  # a number inside an agreement number is no date
+    ("when", "one year", True), ("when", "1 year", True),  # "in effect for one year from the Effective Date"
+    ("when", "the fifth anniversary", True), ("when", "the Effective Date", False),
     ("number", "eight (8) weeks", True), ("number", "ten days", True), ("number", "the buyer", False),
     ("amount", "0.5% of the order value per day", True), ("amount", "EUR 5,855.24", True),
     ("amount", "4 February 2027", False), ("amount", "by 2027-02-04", False), ("amount", "the buyer", False),

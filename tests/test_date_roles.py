@@ -65,6 +65,7 @@ def test_a_clause_that_states_a_start_as_the_end_is_left_out(sentence: str, pass
 
 @pytest.mark.parametrize(("question", "role"), [
     ("when does this deal end?", "end"), ("What is the expiration date of this contract?", "end"),
+    ("Until when is the agreement in force?", "end"),
     ("When does the agreement take effect?", "start"), ("When was it signed?", "start"),
     ("When does the term start and end?", None), ("What is the governing law?", None),
 ])

@@ -128,7 +128,7 @@ def without_contradicted(sentence: str, passages: str) -> str:
 
 
 _ASKS_END = re.compile(r"\b(?:end|ends|ending|ended|expire\w*|expiry|expiration|terminat\w*|runs?\s+out|finish\w*|"
-                       r"last\s+until)\b", re.I)
+                       r"last\s+until|until\s+when)\b", re.I)
 _ASKS_START = re.compile(r"\b(?:start\w*|begin\w*|began|commenc\w*|effective|takes?\s+effect|signed|dated)\b", re.I)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from assistant.models.base import Embedder
 from assistant.records import Document
+from assistant.text import date_roles
 from assistant.ttrag.compute.summarize import points
 from assistant.ttrag.grounding import terms
 
@@ -86,8 +87,13 @@ def nearest(question: str, doc: Document, embedder: Embedder | None,
              threshold: float) -> tuple[points.PointQuestion, float] | None:
     """The point of ``doc``'s kind whose question is closest to ``question`` (or whose name it is) and their
     cosine, when it is at least ``threshold``; None without an embedder or for a kind with no point to route to
-    (every point searched and none with its own wording)."""
+    (every point searched and none with its own wording). A question that asks for the day something ends
+    (:func:`assistant.text.date_roles.asked_role`: "When does this contract end?") is not asked of a point whose
+    answer is a date the document starts on (the agreement's date, read from its opening, ``form`` "date"): it was
+    nearer that point than the term's by .001."""
     kind_points = points.points_for(points.summary_kind(doc), detail=True)
+    if date_roles.asked_role(question) == "end":
+        kind_points = tuple(p for p in kind_points if p.form != "date")
     if embedder is None or all(p.where == "search" and not p.search for p in kind_points):
         return None
     asked = embedder.embed_batch([question])[0]

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from assistant.text.durations import durations
+
 Kind = Literal["yesno", "choice", "when", "number", "amount", "where", "who", "email", "other"]
 
 _AUX = ("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will",
@@ -100,8 +102,8 @@ def _has_number(text: str) -> bool:
 
 
 def fits(qtype: QuestionType, short_answer: str) -> bool:
-    """True when ``short_answer`` has the form ``qtype`` expects (a date holds a month or a number that is
-    not part of a code, a number a digit or number word, an amount such a number with a unit or currency (not
+    """True when ``short_answer`` has the form ``qtype`` expects (a date holds a month, a number that is
+    not part of a code or a period in words ("one year": after the Effective Date), a number a digit or number word, an amount such a number with a unit or currency (not
     a bare number, a date or a section number), a place or a person is not a bare number, an e-mail address
     has an @)."""
     s = short_answer.strip().lower()
@@ -111,9 +113,10 @@ def fits(qtype: QuestionType, short_answer: str) -> bool:
         return s in ("yes", "no")
     if qtype.kind == "choice":
         return any(s == o.lower() for o in qtype.options)
-    if qtype.kind == "when":  # a number standing alone ("1998", "1990s"), not part of a code ("MSSA-2025-014")
+    if qtype.kind == "when":  # a number standing alone ("1998", "1990s"), not part of a code ("MSSA-2025-014");
+        # a period in words as in digits ("one year" from the Effective Date as "1 year")
         return bool(_DATE.search(s) or re.search(r"(?<![\w-])\d+(?:s|st|nd|rd|th)?(?![\w-])", s)) or \
-            any(m in s for m in _MONTHS)
+            any(m in s for m in _MONTHS) or bool(durations(s))
     if qtype.kind == "number":
         return _has_number(s)
     if qtype.kind == "amount":  # a sum or a rate: a number with its unit, not a date or a section number
