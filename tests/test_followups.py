@@ -167,6 +167,23 @@ def test_history_keeps_the_newest_turns_within_the_bound_and_reports_the_dropped
     assert (r.history_turns, r.dropped_turns) == (3, 3)
 
 
+def test_an_older_long_answer_is_shortened_before_its_turn_is_dropped() -> None:
+    """An answer for each of two contracts runs long; the next follow-up keeps its question with the answer's
+    first words, not nothing."""
+    long_answer = " ".join(["Virtuoso: the laws of the State of Maryland govern this agreement. [1]"] +
+                           ["NETGEAR: the laws of the State of California govern it, without regard to its conflict "
+                            "of laws rules, and the parties submit to the courts of Santa Clara County. [2]"] * 4)
+    turns = [Turn("What law applies?", "What law applies to each agreement?", _answer("law", long_answer)),
+             Turn("When does it end?", "When does the NETGEAR agreement end?",
+                  _answer("end", "It runs one year from the Effective Date and renews. [1]"))]
+    last = _words(history_window(turns[-1:], _words, max_tokens=1000)[0][0])
+    rendered, dropped = history_window(turns, _words, max_tokens=last + 40)
+    assert dropped == 0
+    assert rendered[0].startswith("Q1: What law applies to each agreement?\nA1: Virtuoso: the laws")
+    assert rendered[0].endswith(" ...") and _words(rendered[0]) <= 40
+    assert history_window(turns, _words, max_tokens=last + 10)[1] == 1  # not even that fits: dropped
+
+
 def test_history_is_counted_with_the_model_s_tokenizer(fast_llm: Generator) -> None:
     rendered, dropped = history_window([PENALTY, SITES], fast_llm.count_tokens, max_tokens=10_000)
     assert dropped == 0 and len(rendered) == 2

@@ -26,7 +26,7 @@ from assistant.gui.account_dialog import AccountDialog  # noqa: E402
 from assistant.gui.watch_settings import COLUMNS  # noqa: E402
 from assistant.gui.window import MainWindow  # noqa: E402
 from assistant.models.base import GenerationRequest  # noqa: E402
-from assistant.records import Preview, Progress, TraceStep  # noqa: E402
+from assistant.records import Preview, Progress, Source, TraceStep  # noqa: E402
 from assistant.service import ModelStore  # noqa: E402
 
 FACTS = "\n\n".join([f"Clause {i}. Warehouse {i} stores {i * 3} crates of tin." for i in range(30)] +
@@ -159,6 +159,26 @@ def test_only_cited_passages_are_sources_and_the_rest_are_folded_away(qtbot: QtB
     history_links = re.findall(r"\[(\d)\] contract\.md", panel.history.toHtml())
     assert history_links == ["1"]  # the conversation lists what the earlier answer cited too
     assert not other.list.isVisible()  # a new answer starts closed again
+
+
+def test_opening_the_other_passages_does_not_grow_the_window(qtbot: QtBot, user_dirs: Path, store: ModelStore,
+                                                              tmp_path: Path) -> None:
+    """A newcomer's per-contract answer left six long passages behind "Other passages read"; opening them grew an
+    800-pixel window past the screen. The list scrolls instead."""
+    window = new_window(qtbot, store, (1280, 800))
+    open_facts(qtbot, window, tmp_path)
+    ask(qtbot, window, "When is payment due?")
+    quote = "The Distributor shall purchase the Products at the prices set out in Schedule B, " * 6
+    other = window.ask_panel.other_sources
+    other.show_sources([Source(n, f"/tmp/contract-{n}.pdf", n, 0, 10, quote, n) for n in range(2, 8)])
+    window.ask_panel.sources.itemClicked.emit(window.ask_panel.sources.item(0))  # the page view takes half the width
+    qtbot.wait(50)
+    height = window.height()
+    other.toggle.click()
+    qtbot.wait(50)
+    assert other.list.isVisible() and other.list.count() == 6
+    assert window.height() <= height, (height, window.height())
+    assert other.list.height() <= window.height() // 4 + 1, other.list.height()  # it scrolls
 
 
 # -- the answer and the conversation get the height ----------------------------------------------------------

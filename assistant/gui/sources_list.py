@@ -16,7 +16,9 @@ SOURCE_ROLE = Qt.ItemDataRole.UserRole
 
 
 class FittedList(QListWidget):
-    """A list as tall as its rows, up to ``max_rows`` of them (it scrolls beyond), wrapped rows included: one
+    """A list as tall as its rows, up to ``max_rows`` of them and :attr:`MAX_SHARE` of its window's height (it
+    scrolls beyond: six long passages of a per-contract answer, opened beside the page view, grew an 800-pixel window
+    past the screen), wrapped rows included: one
     file or one source takes one line, and the rest of the height goes to what is read (the answer, the
     conversation). Call :meth:`fit` after changing the rows; a new width refits by itself.
 
@@ -24,6 +26,8 @@ class FittedList(QListWidget):
     list handles the resize of a new width resized it there and then, inside that resize, where Qt does not lay
     out the viewport again, so the viewport kept the old height and the second line of a row (a source's
     quote, once the page view took half the width) was cut off."""
+
+    MAX_SHARE = 0.25
 
     def __init__(self, max_rows: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,6 +44,9 @@ class FittedList(QListWidget):
         rows = [self.visualRect(self.model().index(i, 0)).height() or self.sizeHintForRow(i)
                 for i in range(min(self.count(), self.max_rows))]
         height = (sum(rows) if rows else self.fontMetrics().height()) + 2 * self.frameWidth() + 4
+        top = self.window()
+        if top is not self and top.height() > 0:  # at least one row shows
+            height = min(height, max(int(top.height() * self.MAX_SHARE), (rows[0] if rows else 0) + 8))
         if height != self._height:
             self._height = height
             self.updateGeometry()  # the layout resizes the list in its own pass (see the class docstring)

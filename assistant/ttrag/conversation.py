@@ -23,6 +23,9 @@ from assistant.ttrag.generate import parse_reply
 from assistant.ttrag.prompts import SYSTEM
 
 DEFAULT_HISTORY_TOKENS = 400  # LLM tokens of history in the rewrite prompt (prefill ~40-70 tokens/s here)
+#: Words of an older turn's answer kept when the whole answer does not fit the history's bound (an answer for each of
+#: two contracts runs to 150 words; what a follow-up takes from it is what was asked and the gist).
+SHORT_ANSWER_WORDS = 25
 SNIPPETS_PER_TURN = 2  # source snippets of the last turn shown to the rewrite
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’.%-]*")
@@ -165,9 +168,13 @@ def _snippets(turn: Turn, n: int) -> list[str]:
     return out
 
 
-def render_turn(number: int, turn: Turn, *, snippets: int = 0) -> str:
-    """One turn as the rewrite prompt shows it: ``Q{n}``, ``A{n}`` and up to ``snippets`` source lines."""
+def render_turn(number: int, turn: Turn, *, snippets: int = 0, answer_words: int = 0) -> str:
+    """One turn as the rewrite prompt shows it: ``Q{n}``, ``A{n}`` and up to ``snippets`` source lines;
+    ``answer_words`` > 0: the answer cut to that many words, "..." marking the cut."""
     answer = (turn.answer.text if turn.answer.found else "(not found in the documents)").strip()
+    words = answer.split()
+    if 0 < answer_words < len(words):
+        answer = " ".join(words[:answer_words]) + " ..."
     lines = [f"Q{number}: {turn.standalone}", f"A{number}: {answer}"]
     lines += [f"Source of A{number}: {s}" for s in _snippets(turn, snippets)]
     return "\n".join(lines).replace("<passages>", "(passages)").replace("</passages>", "(/passages)")
@@ -179,7 +186,9 @@ def history_window(turns: Sequence[Turn], count_tokens: Callable[[str], int], *,
     """The newest turns that fit in ``max_tokens``, rendered oldest first, and how many were dropped.
 
     The last turn (with its source snippets) is always kept, even over the bound: it is what a follow-up
-    most often refers to. Older turns are shown without snippets.
+    most often refers to. Older turns are shown without snippets; one that does not fit whole is shown with its
+    answer cut to :data:`SHORT_ANSWER_WORDS` words before it is dropped (its question is what a follow-up most
+    often needs of it).
 
     Args:
         turns: the conversation, oldest first.
@@ -197,7 +206,10 @@ def history_window(turns: Sequence[Turn], count_tokens: Callable[[str], int], *,
         text = render_turn(number, turn, snippets=snippets if back == 0 else 0)
         cost = count_tokens(text)
         if back > 0 and used + cost > max_tokens:
-            break
+            text = render_turn(number, turn, answer_words=SHORT_ANSWER_WORDS)
+            cost = count_tokens(text)
+            if used + cost > max_tokens:
+                break
         rendered.append(text)
         used += cost
     return rendered[::-1], len(turns) - len(rendered)
