@@ -29,6 +29,10 @@ CHUNKS = [Chunk(i, t, "wiki.txt", 0, len(t)) for i, t in enumerate(PASSAGES)]
     ("Are there any fees for early termination?", "yesno", ()),
     ("Are there many fees for early termination?", "other", ()),
     ("Is the cap on liquidated damages 7.5%?", "yesno", ()),
+    # a yes/no question joined to a wh-question is the wh-question (a newcomer's "yes" at P(yes) .56 was refused)
+    ("Can the deal be renewed, and how much notice do I need to stop that?", "number", ()),
+    ("Is there a cap, and what is it?", "other", ()), ("Does it renew? When does it end?", "when", ()),
+    ("Is Alice older than Bob, who was born in 1950?", "yesno", ()),  # a relative clause asks nothing
     ("Which magazine was started first, Arthur's Magazine or First for Women?", "choice",
      ("Arthur's Magazine", "First for Women")),
     ("Who is older, Annie Morton or Terry Richardson?", "choice", ("Annie Morton", "Terry Richardson")),
