@@ -23,6 +23,7 @@ from assistant.ttrag.conversation import (
     context_cues,
     history_window,
     needs_context,
+    render_turn,
     resolve,
     resolve_ordinal,
 )
@@ -188,7 +189,9 @@ def test_history_is_counted_with_the_model_s_tokenizer(fast_llm: Generator) -> N
     rendered, dropped = history_window([PENALTY, SITES], fast_llm.count_tokens, max_tokens=10_000)
     assert dropped == 0 and len(rendered) == 2
     cost = fast_llm.count_tokens(rendered[-1])
-    assert history_window([PENALTY, SITES], fast_llm.count_tokens, max_tokens=cost)[1] == 1
+    assert history_window([PENALTY, SITES], fast_llm.count_tokens, max_tokens=cost)[1] == 0  # its sources give way
+    alone = fast_llm.count_tokens(render_turn(2, SITES))  # the last turn, its sources left out
+    assert history_window([PENALTY, SITES], fast_llm.count_tokens, max_tokens=alone)[1] == 1
 
 
 # ---- export ----

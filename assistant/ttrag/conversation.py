@@ -185,10 +185,10 @@ def history_window(turns: Sequence[Turn], count_tokens: Callable[[str], int], *,
                    snippets: int = SNIPPETS_PER_TURN) -> tuple[list[str], int]:
     """The newest turns that fit in ``max_tokens``, rendered oldest first, and how many were dropped.
 
-    The last turn (with its source snippets) is always kept, even over the bound: it is what a follow-up
-    most often refers to. Older turns are shown without snippets; one that does not fit whole is shown with its
-    answer cut to :data:`SHORT_ANSWER_WORDS` words before it is dropped (its question is what a follow-up most
-    often needs of it).
+    The last turn is always kept, even over the bound: it is what a follow-up most often refers to; its source
+    snippets are left out where they would crowd out the turn before it. Older turns are shown without snippets;
+    one that does not fit whole is shown with its answer cut to :data:`SHORT_ANSWER_WORDS` words before it is
+    dropped (its question is what a follow-up most often needs of it).
 
     Args:
         turns: the conversation, oldest first.
@@ -201,13 +201,20 @@ def history_window(turns: Sequence[Turn], count_tokens: Callable[[str], int], *,
     """
     rendered: list[str] = []
     used = 0
+    plain = ""  # the last turn without its snippets, for when they would crowd out the turn before it
     for back, turn in enumerate(reversed(turns)):
         number = len(turns) - back
         text = render_turn(number, turn, snippets=snippets if back == 0 else 0)
         cost = count_tokens(text)
-        if back > 0 and used + cost > max_tokens:
-            text = render_turn(number, turn, answer_words=SHORT_ANSWER_WORDS)
-            cost = count_tokens(text)
+        if back == 0:
+            plain = render_turn(number, turn) if snippets else ""
+        else:
+            if used + cost > max_tokens:
+                text = render_turn(number, turn, answer_words=SHORT_ANSWER_WORDS)
+                cost = count_tokens(text)
+            if used + cost > max_tokens and back == 1 and plain:  # an answer for each of several contracts:
+                # its sources give way first (the answer's words name what a follow-up refers to)
+                used, rendered[0], plain = count_tokens(plain), plain, ""
             if used + cost > max_tokens:
                 break
         rendered.append(text)
