@@ -110,9 +110,9 @@ def _has_number(text: str) -> bool:
 
 def fits(qtype: QuestionType, short_answer: str) -> bool:
     """True when ``short_answer`` has the form ``qtype`` expects (a date holds a month, a number that is
-    not part of a code or a period in words ("one year": after the Effective Date), a number a digit or number word, an amount such a number with a unit or currency (not
-    a bare number, a date or a section number), a place or a person is not a bare number, an e-mail address
-    has an @)."""
+    not part of a code or a period in words ("one year": after the Effective Date), a number a digit or number
+    word, an amount such a number with a unit or currency (not a bare number, a date or a section number), a place
+    or a person is not a bare number, an e-mail address has an @)."""
     s = short_answer.strip().lower()
     if not s:
         return False
