@@ -44,7 +44,7 @@ def test_which_questions_ask_about_a_renewal(question: str, asks: bool) -> None:
     ("7 days", POSTED, False),  # a notice counts as delivered: nothing renews
     ("7", POSTED, False),  # a bare number: the unit is in the reader's sentence
     ("2 years", RENEWS, True), ("6 months", RENEWS, True), ("two-year", RENEWS, True),
-    ("60 days", RENEWS, True),  # a cure notice, but within reach of "renewal term": left alone
+    ("60 days", RENEWS, False),  # a cure notice: "renewal term" is the clause before 13.1.1's
     ("30 days", RENEWS, None),  # not stated: the support check decides
     ("Texas", RENEWS, None),  # no period: nothing to judge
 ])
@@ -80,10 +80,25 @@ def test_the_reader_answering_with_a_delivery_period_says_not_found() -> None:
 
 def test_a_real_contracts_renewal_notice_is_kept(data_root: Path) -> None:
     """Nanophase's contract as the product reads it (CUAD dev): the lawyers' notice of non-renewal (6 months) and
-    renewal term (two years) are said of a renewal; the three years of commissions after a referral and the
+    renewal term (two years) are said of a renewal; 13.1.1's sixty days' notice of a breach, the three years of commissions after a referral and the
     thirty days to reject a delivery are not."""
     doc = extract(data_root / "cuad" / "txt" / "NANOPHASETECHNOLOGIESCORP_11_01_2005-EX-99.1-DISTRIBUTOR AGREEMENT.txt")
     assert said_of_renewal("6 months", doc.text) is True
     assert said_of_renewal("2 years", doc.text) is True
     assert said_of_renewal("3 years", doc.text) is False
     assert said_of_renewal("30 days", doc.text) is False
+    assert said_of_renewal("60 days", doc.text) is False  # 13.1.1's cure notice, and the disputes' sixty days
+
+
+def test_a_number_cut_while_streaming_is_not_taken_as_stated() -> None:
+    """The reader's reply on Nanophase's renewal notice: short answer "6 months" (right), sentence about 13.1.1's
+    sixty days' notice of a breach. Streamed piece by piece, "... sixty (6" looked as if it stated the 6; the
+    sentence shown is now the passage's that does state 6 months."""
+    raw = json.dumps({"found": True, "passage": 1, "short_answer": "6 months", "answer": "The non-breaching party "
+                      "shall give the breaching party sixty (60) days written notice of such breach. "})
+    shown: list[str] = []
+    reading = stream_answer(ScriptedGenerator(lambda r: raw), "How far ahead do we have to say we don't want it to "
+                            "renew?", [Chunk(0, RENEWS, "nanophase.pdf", 0, len(RENEWS))], max_tokens=128,
+                            on_text=shown.append)
+    assert reading.found and "no less than 6 months prior" in reading.sentence
+    assert shown[0].startswith("13.1 The initial term")  # nothing of the breach sentence streamed first

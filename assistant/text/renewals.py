@@ -9,9 +9,15 @@ there passes it; what the passage says of that period is not that it renews the 
 A contract that renews says so near the period: "renew", "extend", "extension", "successive", "consecutive",
 "additional ... periods", "from year to year", "month-to-month", "evergreen", in the sentence or the heading before
 it ("(b) Renewal Term. If Affiliate fails to notify ..."). :func:`said_of_renewal` looks for such a word within
-:data:`BEFORE` characters before the period and :data:`AFTER` after it, and (``sentence``) not beyond the
-period's sentence and a short heading before it; the reach was chosen on the CUAD dev half's labelled renewal
-clauses (``benchmarks/renewals_gold.py``).
+:data:`BEFORE` characters before the period (not before the start of the numbered clause it stands in: "...
+any renewal term unless earlier terminated as follows: 13.1.1 In the event of material breach, ... sixty (60) days
+written notice") and :data:`AFTER` after it.
+
+The reach was chosen on the CUAD dev half's labelled renewal clauses (``benchmarks/renewals_gold.py``): of the 50
+periods they state, none is refused at 250 / 150 characters (1 at 150 / 100), and of the 296 other periods the
+contracts state, .89 are. Bounding the reach by the period's sentence refused a right one ("... for a ten (10) year
+term. A six (6) months notice must be given ..."); stopping only the reach after it at the sentence's end changed
+no replayed answer. Neither is used.
 """
 
 from __future__ import annotations
@@ -31,6 +37,10 @@ CUE = re.compile(r"\b(?:re-?new\w*|non-?renew\w*|extend\w*|extension|successive|
 #: Characters before and after a period in which a renewal word is looked for.
 BEFORE = 250
 AFTER = 150
+#: A numbered clause's start ("13.1.1 In the event of ..."): the reach before a period stops there, since a renewal
+#: stated in the clause before is that clause's, not the period's ("... any renewal term unless earlier terminated as
+#: follows: 13.1.1 In the event of material breach, ... sixty (60) days written notice").
+_CLAUSE_START = re.compile(r"(?:^|\s)\d{1,2}(?:\.\d{1,2})+\.?\s+(?=[A-Z(])")
 _BARE_NUMBER = re.compile(r"^\s*\(?(\d+(?:\.\d+)?)\)?\s*$")
 
 
@@ -67,4 +77,12 @@ def said_of_renewal(answer: str, passages: str) -> bool | None:
         stated += [(span.start, span.end) for span in dates_in(passages) if span.days & days]
     if not stated:
         return None
-    return any(CUE.search(passages[max(0, s - BEFORE):e + AFTER]) for s, e in stated)
+    return any(CUE.search(passages[_before(passages, s):e + AFTER]) for s, e in stated)
+
+
+def _before(passages: str, start: int) -> int:
+    """Where the reach before a period that starts at ``start`` begins: :data:`BEFORE` characters back, or at the
+    start of the numbered clause the period stands in."""
+    begin = max(0, start - BEFORE)
+    clauses = list(_CLAUSE_START.finditer(passages, begin, start))
+    return clauses[-1].start() if clauses else begin

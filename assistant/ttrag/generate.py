@@ -178,6 +178,12 @@ def states_numbers(short: str, sentence: str) -> bool:
     return _number_tokens(without_shared_dates(short, sentence)) <= stated  # "2020-03-19": "March 19, 2020"
 
 
+def _whole_words(text: str) -> str:
+    """``text`` streamed so far, less a last word that may go on: "... sixty (6" is not yet "6" of anything (its
+    "0)" streams next, and "6 months" would have been taken as stated)."""
+    return text if text[-1:].isspace() else text[:len(text) - len(text.split()[-1])] if text.split() else text
+
+
 def agree(short: str, sentence: str) -> bool:
     """True when ``sentence`` states ``short``: a content word in common and every number of it; a duration of
     ``short`` stated in any form ("5 years": "the fifth (5th) anniversary", :mod:`assistant.text.durations`)."""
@@ -416,7 +422,8 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
                 if sent:  # "Imogen Tallis's phone number is not provid": withdrawn as soon as it shows
                     on_retract(sent)
                     sent = ""
-            elif len(text) > len(sent) and (sent or qtype.kind in ("yesno", "choice") or agrees(decided[1], text)):
+            elif len(text) > len(sent) and (sent or qtype.kind in ("yesno", "choice") or
+                                            agrees(decided[1], _whole_words(text))):
                 on_text(text[len(sent):])
                 sent = text
     fields = parse_reply(raw)
