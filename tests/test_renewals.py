@@ -80,8 +80,8 @@ def test_the_reader_answering_with_a_delivery_period_says_not_found() -> None:
 
 def test_a_real_contracts_renewal_notice_is_kept(data_root: Path) -> None:
     """Nanophase's contract as the product reads it (CUAD dev): the lawyers' notice of non-renewal (6 months) and
-    renewal term (two years) are said of a renewal; 13.1.1's sixty days' notice of a breach, the three years of commissions after a referral and the
-    thirty days to reject a delivery are not."""
+    renewal term (two years) are said of a renewal; 13.1.1's sixty days' notice of a breach, the three years of
+    commissions after a referral and the thirty days to reject a delivery are not."""
     doc = extract(data_root / "cuad" / "txt" / "NANOPHASETECHNOLOGIESCORP_11_01_2005-EX-99.1-DISTRIBUTOR AGREEMENT.txt")
     assert said_of_renewal("6 months", doc.text) is True
     assert said_of_renewal("2 years", doc.text) is True
