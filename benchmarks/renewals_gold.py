@@ -38,10 +38,10 @@ def main() -> None:
     table = json.loads((HERE / "wordings.json").read_text(encoding="utf-8"))
     items = [i for i in load_items(args.data) if i.question.half == args.half and i.kind.name in KINDS]
     texts: dict[str, str] = {}
-    for item in items:
-        name = item.contract.rsplit(".", 1)[0] + ".txt"
-        texts.setdefault(item.contract, (args.data / "cuad" / "txt" / name).read_text(encoding="utf-8",
-                                                                                     errors="replace"))
+    for item in items:  # each contract read once (two kinds ask of it)
+        if item.contract not in texts:
+            name = item.contract.rsplit(".", 1)[0] + ".txt"
+            texts[item.contract] = (args.data / "cuad" / "txt" / name).read_text(encoding="utf-8", errors="replace")
     asked = Counter(w for i in items if i.present
                     for w, q in {"benchmark": i.question.text, **table["cuad"].get(i.kind.name, {})}.items()
                     if renewals.asks_renewal(q))

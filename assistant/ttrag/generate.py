@@ -181,7 +181,10 @@ def states_numbers(short: str, sentence: str) -> bool:
 def _whole_words(text: str) -> str:
     """``text`` streamed so far, less a last word that may go on: "... sixty (6" is not yet "6" of anything (its
     "0)" streams next, and "6 months" would have been taken as stated)."""
-    return text if text[-1:].isspace() else text[:len(text) - len(text.split()[-1])] if text.split() else text
+    words = text.split()
+    if not words or text[-1:].isspace():
+        return text
+    return text[:len(text) - len(words[-1])]
 
 
 def agree(short: str, sentence: str) -> bool:

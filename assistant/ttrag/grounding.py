@@ -174,12 +174,13 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
         found = list(range(1, len(chunks) + 1))
     if not found:
         return [], "not in the passages"
+    read = "\n".join(c.text for c in chunks)
     role = date_roles.asked_role(question) if "date_role" not in off and dates_in(short_answer) else None
-    if role and date_roles.gives_other_role(short_answer, role, "\n".join(c.text for c in chunks)):
+    if role and date_roles.gives_other_role(short_answer, role, read):
         # "ends on January 7, 1998" where the contract is "effective 7/1/98" and runs for three years
         return [], f"the passages give that date as the {'start' if role == 'end' else 'end'}"
     if "renewal" not in off and renewals.asks_renewal(question) and \
-            renewals.said_of_renewal(short_answer, "\n".join(c.text for c in chunks)) is False:
+            renewals.said_of_renewal(short_answer, read) is False:
         # "30 days" for "How much notice stops the renewal?" where the passages give 30 days to cure a breach
         return [], "the passages give that period for something other than a renewal"
     return found, ""
