@@ -71,6 +71,8 @@ ANSWER_RULES = {
     "renewal": "a period asked for as a renewal's (its term, the notice that stops it) is one the passages state "
                "near a word of renewal ('renew', 'successive', 'from year to year'), not a cure or notice period "
                "of something else",
+    "comparison": "a question comparing two options by a date or a count ('Who was born first, A or B?') is decided "
+                  "by the values the passages give each option, where both are found and differ",
 }
 
 

@@ -27,6 +27,7 @@ STAGE_LABELS = {
     "translate": "Translating the question to search with",
     "translate_answer": "Translating the answer into the question's language",
     "point_check": "Checking the point against the sentence it cites",
+    "comparison": "Comparing what the passages give each option",
 }
 #: Stages whose event names what they work on (:attr:`Progress.detail`): the sentence with it filled in.
 STAGE_WITH_DETAIL = {

@@ -17,7 +17,10 @@ chunk boundary cut it) and no reply right; read whole and the reader wrong. Each
 clauses the lawyers found absent) count "said so" (by the reader itself or by a check, which) and
 "invented". Both systems are judged on the text a person reads (the product's sentence, the plain RAG's
 reply) by the family's own rule: the cuad task's lawyer's judge, the sample contract's key match, gold
-contained for HotpotQA and NQ.
+contained for HotpotQA and NQ; a HotpotQA question offering two options ("Which genus has more species, Lavatera
+or Oplismenus?") by the option the text names first (since round four's session 22: "There are 25 species of
+Lavatera, while there are 100 species of Oplismenus" contains the gold and answers Lavatera; tables run before
+stand as run).
 
 Every read of the product is also written with its :class:`assistant.ttrag.decision.Signals` and whether its
 raw reply was right, for ``benchmarks/fit_decision.py``. LLM replies are cached by request in ``--cache``
@@ -53,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import assistant.models  # noqa: E402,F401  (offline environment before transformers loads)
 from assistant.config import PipelineOptions, Settings  # noqa: E402
 from assistant.eval.hotpot import Question  # noqa: E402
-from assistant.eval.metrics import bootstrap_interval, contains, key_match  # noqa: E402
+from assistant.eval.metrics import bootstrap_interval, choice_right, contains, key_match  # noqa: E402
 from assistant.eval.recall import scored_questions  # noqa: E402
 from assistant.eval.tasks import TASKS, Task  # noqa: E402
 from assistant.models.base import GenerationRequest, Generator  # noqa: E402
@@ -131,7 +134,14 @@ def judge_for(task: Task, family: str) -> Callable[[Question, str, bool], bool]:
         return lambda q, text, found: not found
     if family == "contract":
         return lambda q, text, found: found and bool(key_match(text, q.answers))
-    return lambda q, text, found: found and bool(contains(text, q.answers))
+
+    def judge(q: Question, text: str, found: bool) -> bool:
+        qtype = question_type(q.text)
+        if qtype.kind == "choice":  # the option named first ("25 species of Lavatera, while ... 100 of Oplismenus")
+            return found and bool(choice_right(text, qtype.options, q.answers))
+        return found and bool(contains(text, q.answers))
+
+    return judge
 
 
 # --- where the gold stands among the chunks ------------------------------------------------------------------

@@ -5,7 +5,18 @@ from __future__ import annotations
 import pytest
 
 from assistant.eval.hotpot import is_gold
-from assistant.eval.metrics import contains, exact_match, gold_ranks, key_match, recall_at, reciprocal_rank, token_f1
+from assistant.eval.metrics import (
+    choice_right,
+    contains,
+    exact_match,
+    first_option,
+    gold_option,
+    gold_ranks,
+    key_match,
+    recall_at,
+    reciprocal_rank,
+    token_f1,
+)
 from assistant.records import Chunk
 
 
@@ -56,3 +67,18 @@ def test_answer_metrics_by_hand(pred: str, gold: list[str], em: float, f1: float
 ])
 def test_key_match_by_hand(pred: str, gold: str, ok: float) -> None:
     assert key_match(pred, [gold]) == ok
+
+
+def test_a_choice_is_judged_by_the_option_named_first() -> None:
+    options = ("Lavatera", "Oplismenus")
+    assert gold_option(("Ulf Merbold", "Mirosław Hermaszewski"), ["Ulf Dietrich Merbold"]) == "Ulf Merbold"
+    assert gold_option(options, ["musician, editor and composer."]) == ""
+    # naming both: the one named first is the answer a person reads
+    assert choice_right("There are 25 species of Lavatera, while there are 100 species of Oplismenus.", options,
+                        ["Oplismenus"]) == 0.0
+    assert choice_right("Oplismenus: 100 species [1], against 25 species for Lavatera [2].", options,
+                        ["Oplismenus"]) == 1.0
+    assert first_option("Alexandrov wrote more.", ("Semyon Gershgorin", "Pavel Alexandrov")) == "Pavel Alexandrov"
+    assert first_option("Neither.", options) == ""
+    # gold naming neither option: gold contained
+    assert choice_right("He was a musician, editor and composer.", ("A", "B"), ["musician, editor and composer."])

@@ -69,6 +69,40 @@ def contains(prediction: str, answers: Sequence[str]) -> float:
     return float(any(normalize(a) and normalize(a) in pred for a in answers))
 
 
+def gold_option(options: Sequence[str], answers: Sequence[str]) -> str:
+    """Of a choice question's two ``options`` as written ("Ulf Merbold"), the one the first gold answer names
+    ("Ulf Dietrich Merbold"): the one sharing more normalised words with it; '' on a tie or none."""
+    gold = set(normalize(answers[0]).split()) if answers else set()
+    shares = [len(gold & set(normalize(o).split())) for o in options]
+    best = max(shares, default=0)
+    return options[shares.index(best)] if best and shares.count(best) == 1 else ""
+
+
+def first_option(text: str, options: Sequence[str]) -> str:
+    """The option ``text`` names first, as a person reads it ("There are 25 species of Lavatera, while ... 100 of
+    Oplismenus": Lavatera): where it stands whole, else its last word ("Alexandrov" for "Pavel Alexandrov");
+    '' when it names neither."""
+    said = f" {normalize(text)} "
+    at = {}
+    for o in options:
+        words = normalize(o).split()
+        for probe in (" ".join(words), words[-1] if words else ""):
+            i = said.find(f" {probe} ") if probe else -1
+            if i >= 0:
+                at[o] = i
+                break
+    return min(at, key=lambda o: at[o]) if at else ""
+
+
+def choice_right(text: str, options: Sequence[str], answers: Sequence[str]) -> float:
+    """1.0 when the option ``text`` names first is the gold one (:func:`gold_option`); a question whose gold
+    answer names neither option falls back to :func:`contains`."""
+    gold = gold_option(options, answers)
+    if not gold:
+        return contains(text, answers)
+    return float(first_option(text, options) == gold)
+
+
 _STOP = frozenset("of to in on at by for from and or per with under than is are was be as its it this that "
                   "after before".split())
 

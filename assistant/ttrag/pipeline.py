@@ -36,7 +36,7 @@ from assistant.records import (
 )
 from assistant.text.language import classify, language_name, question_language
 from assistant.ttrag import aliases, conditional, dated, decision, evidence, opening_route, passages, prefilter, router
-from assistant.ttrag.compute import counting, needle, summarize
+from assistant.ttrag.compute import comparison, counting, needle, summarize
 from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
 from assistant.ttrag.compute.summarize import pointcheck, points
 from assistant.ttrag.compute.summarize.choose import documents_asked
@@ -345,8 +345,15 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     read_chunks: list[Chunk] = []
     asks_opening: opening_route.OpeningRoute | None = None
     parties: tuple[tuple[str, str], ...] = ()  # a question for the parties: the names their terms stand for
+    # "Who was born first, A or B?": the dates (or counts) the passages give each option decide, no read
+    compared = comparison.parse(question) if "comparison" not in opts.answer_rules_off and not asked.translated \
+        and not search_as else None
     for attempt in range(opts.max_rewrites + 1):
         ranked = _rerank(ctx, query, candidates, models, opts, run)
+        if attempt == 0 and compared is not None:
+            exact = _compared(ctx, compared, ranked, models, opts, run)
+            if exact is not None:
+                return exact
         if attempt == 0:  # the point of its document's kind the question asks for, if any
             nearest = _nearest_point(ctx, searched, ranked, models, opts)
             point = opening_route.search_of(nearest, searched) if opts.point_search and not search_as else None
@@ -568,6 +575,63 @@ def _exact_parties(ctx: Context, question: str, ranked: list[Chunk], run: _Run) 
     run.note("exact_parties", parties=[p.name for p in found])
     run.text(text)
     return _Result(text, True, list(_where_named(ctx, doc, found)), [])
+
+
+def _compared(ctx: Context, asked: comparison.Comparison, ranked: list[Chunk], models: Models,
+              opts: PipelineOptions, run: _Run) -> _Result | None:
+    """A comparison question decided by the values the passages give its two options
+    (:mod:`assistant.ttrag.compute.comparison`): read in the re-ranked passages, then in the pre-filter's best
+    for each option searched alone (its name and what is compared). None when a value is missing or both are
+    the same: the reader reads as usual."""
+    with run.stage("comparison"):
+        chunks = list(ranked)
+        for option in asked.options:
+            hits = prefilter.prefilter(ctx, f"{option} {asked.noun or asked.event}".strip(), models.embedder,
+                                       shortlist=opts.shortlist, fusion=opts.fusion, top_k=opts.ce_top_k)
+            chunks += [h.chunk for h in hits if h.chunk not in chunks]
+        chunks = [_paragraph(ctx, c) for c in chunks]
+        decided = comparison.decide(asked, [c.text for c in chunks])
+    if decided is None:
+        run.note("comparison", decided=False, options=list(asked.options))
+        return None
+    # each source is the sentence that states its value (the paragraph around it was read for its subject)
+    said = [replace(chunks[v.passage], text=chunks[v.passage].text[v.sentence_start:v.sentence_end],
+                    start=chunks[v.passage].start + v.sentence_start, end=chunks[v.passage].start + v.sentence_end)
+            for v in (decided.won, decided.lost)]
+    cited = list(dict.fromkeys(said))
+    won, lost = (cited.index(c) + 1 for c in said)
+    text = comparison.sentence(decided, won, lost)
+    run.note("comparison", decided=True, winner=decided.winner, values=[decided.won.figure, decided.lost.figure],
+             chunks=[c.id for c in cited])
+    run.text(text)
+    reading = Reading(True, decided.winner, text, tuple(range(1, len(cited) + 1)), "",
+                      f"(compared: {decided.won.figure} | {decided.lost.figure})")
+    return _Result(text, True, cited, [], reading)
+
+
+#: characters a passage is widened by at most, each way, to the paragraph it stands in
+PARAGRAPH_REACH = 1500
+
+
+def _paragraph(ctx: Context, chunk: Chunk) -> Chunk:
+    """``chunk`` widened to the paragraph(s) it stands in (blank line to blank line, at most
+    :data:`PARAGRAPH_REACH` characters each way): a chunk boundary cuts "Oplismenus is a small genus ..." from
+    "... with over 100 described species" after it."""
+    doc = _document(ctx, chunk.source)
+    if doc is None:
+        return chunk
+    text = doc.text
+    before = text.rfind("\n\n", max(0, chunk.start - PARAGRAPH_REACH), chunk.start + 1)
+    start = before + 2 if before >= 0 else max(0, chunk.start - PARAGRAPH_REACH)
+    after = text.find("\n\n", max(chunk.end - 1, start), chunk.end + PARAGRAPH_REACH)
+    end = after if after >= 0 else min(len(text), chunk.end + PARAGRAPH_REACH)
+    start, end = min(start, chunk.start), max(end, chunk.end)
+    while start < chunk.start and text[start].isspace():
+        start += 1
+    while end > chunk.end and text[end - 1].isspace():
+        end -= 1
+    return replace(chunk, text=text[start:end], start=start, end=end) if (start, end) != (chunk.start, chunk.end) \
+        else chunk
 
 
 def _where_named(ctx: Context, doc: Document, parties: Sequence[points.Party]) -> tuple[Chunk, ...]:

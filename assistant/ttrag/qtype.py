@@ -46,6 +46,9 @@ EMAIL_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # "Which X was founded first, Arthur's Magazine or First for Women?" / "Who is older, A or B?"
 _CHOICE = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?)\s*,?\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)\s*\??\s*$", re.I)
 # "Which band, Letters to Cleo or Screaming Trees, had more members?"
+# "born first: Ulf Merbold or Mirosław Hermaszewski?", "more species: Lavatera or Oplismenus?": a terse stem, a colon,
+# two options
+_TERSE_CHOICE = re.compile(r"^[^,:?]{1,60}:\s*[^:?]+?\s+or\s+[^:?]+\?\s*$", re.I)
 _CHOICE_MID = re.compile(r"^[^,]+,\s*(?:the\s+)?(?P<a>[^,:?]+?)\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)\s*,\s*\w", re.I)
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december", "century", "decade", "spring", "summer", "autumn", "fall", "winter")
@@ -82,7 +85,7 @@ def question_type(question: str) -> QuestionType:
     files, nor any of the loss table's wordings, is worded so."""
     q = question.strip()
     m = _CHOICE.search(q) or _CHOICE_MID.search(q)
-    if m and (_WH_START.match(q) or _YESNO.match(q)):
+    if m and (_WH_START.match(q) or _YESNO.match(q) or _TERSE_CHOICE.match(q)):
         a, b = m.group("a").strip(" \"'"), m.group("b").strip(" \"'")
         if a and b and a.lower() != b.lower() and len(a) < 80 and len(b) < 80:
             return QuestionType("choice", (a, b))
