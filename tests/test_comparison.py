@@ -118,6 +118,20 @@ def test_a_one_word_name_is_named_as_the_question_writes_it() -> None:
     assert decided is not None and decided.winner == "Country Bears" and decided.lost.figure == "2006"
 
 
+def test_a_company_is_named_with_its_legal_form() -> None:
+    profiles = ["Norhaven Ltd is a packaging supplier based in Hull. Founded in 1987, it employs 340 staff.",
+                "Calder GmbH is a packaging supplier based in Bremen. Calder was founded in 1994 and has 1,250 staff."]
+    founded = comparison.parse("Which supplier was founded first, Norhaven or Calder?")
+    staff = comparison.parse("Which supplier has more staff, Norhaven or Calder?")
+    assert founded is not None and staff is not None
+    first = comparison.decide(founded, profiles)
+    assert first is not None and (first.winner, first.won.figure, first.lost.figure) == ("Norhaven", "1987", "1994")
+    most = comparison.decide(staff, profiles)
+    assert most is not None and (most.winner, most.won.figure, most.lost.figure) == \
+        ("Calder", "1,250 staff", "340 staff")
+    assert comparison.sentence(first, 1, 2) == "Norhaven: 1987 [1], against 1994 for Calder [2]."
+
+
 def test_no_decision_without_both_values_or_from_a_sentence_naming_both() -> None:
     asked = comparison.parse("Which genus has more species, Lavatera or Oplismenus?")
     assert asked is not None

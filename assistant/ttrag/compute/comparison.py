@@ -162,6 +162,11 @@ def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[\w'’-]+", text.casefold()) if w not in _STOP]
 
 
+# a company's legal form after its name ("Norhaven Ltd", "Calder GmbH"): the same name, not a longer one
+_LEGAL_FORM = re.compile(r"(?:Ltd|Limited|Inc|Incorporated|LLC|LLP|Corp|Corporation|Co|Company|GmbH|AG|KG|SA|SAS|"
+                         r"SARL|SpA|Srl|BV|NV|AB|Oy|plc|PLC|Pty|LP)\b\.?")
+
+
 def _mentions(sentence: str, option: str) -> bool:
     """Whether ``sentence`` names ``option``: every word of a name of two words or more (articles and such
     aside: "Ulf Dietrich Merbold" names "Ulf Merbold"); a one-word name as the question writes it, its article
@@ -179,8 +184,8 @@ def _mentions(sentence: str, option: str) -> bool:
         after = sentence[m.end():].lstrip()
         if len(before) > 1 and before[-1][:1].isupper() and before[-1][-1:] not in ".:;!?":
             continue  # "John Salvia": a capitalised word before it, not the sentence's first
-        if re.match(r"[A-Z0-9][a-z0-9]", after):
-            continue  # "The Wild Geese": a capitalised word after it
+        if re.match(r"[A-Z0-9][a-z0-9]", after) and not _LEGAL_FORM.match(after):
+            continue  # "The Wild Geese": a capitalised word after it ("Norhaven Ltd" is Norhaven)
         return True
     return False
 
