@@ -130,6 +130,14 @@ def test_a_company_is_named_with_its_legal_form() -> None:
     assert most is not None and (most.winner, most.won.figure, most.lost.figure) == \
         ("Calder", "1,250 staff", "340 staff")
     assert comparison.sentence(first, 1, 2) == "Norhaven: 1987 [1], against 1994 for Calder [2]."
+    # a longer name that opens the paragraph ("Nordstahl Regalsysteme GmbH") is read where no exact one is; a
+    # possessive option ("Compunet's") is the company
+    bidders = ["Nordstahl Regalsysteme GmbH is a family firm from Bremen. It was founded in 1987 by Jens Nordmann.",
+               "Brightwell Storage Ltd. is younger: the company was established in 2004 in Leeds."]
+    asked = comparison.parse("Which bidder was founded first, Nordstahl's or Brightwell's?")
+    assert asked is not None and asked.options == ("Nordstahl", "Brightwell")
+    older = comparison.decide(asked, bidders)
+    assert older is not None and (older.winner, older.won.figure, older.lost.figure) == ("Nordstahl", "1987", "2004")
 
 
 def test_no_decision_without_both_values_or_from_a_sentence_naming_both() -> None:

@@ -107,6 +107,7 @@ def parse(question: str) -> Comparison | None:
         return None
     a, b = qtype.options
     stem = _stem(question, a, b)
+    a, b = (re.sub(r"['’]s$", "", o) for o in (a, b))  # "Compunet's or DataPoint's?": the companies
     # a one-word name keeps the article the question gives it ("The Wild", not "Wild")
     options = tuple(f"{m.group(1)} {o}" if len(_words(o)) == 1 and (m := re.search(rf"\b(the)\s+{re.escape(o)}\b",
                                                                                    question, re.I)) else o
@@ -167,7 +168,7 @@ _LEGAL_FORM = re.compile(r"(?:Ltd|Limited|Inc|Incorporated|LLC|LLP|Corp|Corporat
                          r"SARL|SpA|Srl|BV|NV|AB|Oy|plc|PLC|Pty|LP)\b\.?")
 
 
-def _mentions(sentence: str, option: str) -> bool:
+def _mentions(sentence: str, option: str, *, longer: bool = False) -> bool:
     """Whether ``sentence`` names ``option``: every word of a name of two words or more (articles and such
     aside: "Ulf Dietrich Merbold" names "Ulf Merbold"); a one-word name as the question writes it, its article
     and capitals included, and not as part of a longer name ("The Wild" is not named by "The Wild Geese" or
@@ -184,21 +185,23 @@ def _mentions(sentence: str, option: str) -> bool:
         after = sentence[m.end():].lstrip()
         if len(before) > 1 and before[-1][:1].isupper() and before[-1][-1:] not in ".:;!?":
             continue  # "John Salvia": a capitalised word before it, not the sentence's first
-        if re.match(r"[A-Z0-9][a-z0-9]", after) and not _LEGAL_FORM.match(after):
-            continue  # "The Wild Geese": a capitalised word after it ("Norhaven Ltd" is Norhaven)
+        if re.match(r"[A-Z0-9][a-z0-9]", after) and not _LEGAL_FORM.match(after) and \
+                not (longer and re.match(rf"(?:[A-Z][\w&'’-]*\s+){{1,3}}{_LEGAL_FORM.pattern}", after)):
+            continue  # "The Wild Geese": a capitalised word after it ("Norhaven Ltd" is Norhaven, and, where no
+            # paragraph names it alone, so is "Nordstahl Regalsysteme GmbH")
         return True
     return False
 
 
-def _leads(sentence: str, option: str) -> bool:
+def _leads(sentence: str, option: str, *, longer: bool = False) -> bool:
     """Whether ``sentence`` opens with ``option``: its words among the sentence's first few ("Wavves is ...",
     "Lavatera.", "Dr. Ulf Dietrich Merbold (born ...", not "The Rivals for Catan.")."""
     want = _words(option)
     head = re.findall(r"[\w'’-]+", sentence)[:len(want) + 3]
-    return _mentions(" ".join(head), option) and sentence.lstrip()[:1].isupper()
+    return _mentions(" ".join(head), option, longer=longer) and sentence.lstrip()[:1].isupper()
 
 
-def _about(option: str, other: str, text: str) -> list[tuple[int, int]]:
+def _about(option: str, other: str, text: str, *, longer: bool = False) -> list[tuple[int, int]]:
     """Spans of the sentences of ``text`` about ``option``: those of the paragraphs that open with it
     (:func:`_leads`: "Formed in 2008 by ..." after "Wavves is an American rock band"), up to a sentence that names
     ``other``. A sentence that names the option in a paragraph about something else is not read: asked of
@@ -208,7 +211,7 @@ def _about(option: str, other: str, text: str) -> list[tuple[int, int]]:
     out = []
     for para in re.finditer(r"\S(?:.|\n(?!\s*\n))*", text):
         spans = sentence_spans(para.group())
-        if not spans or not _leads(para.group()[spans[0][0]:spans[0][1]], option):
+        if not spans or not _leads(para.group()[spans[0][0]:spans[0][1]], option, longer=longer):
             continue
         for start, end in spans:
             if _mentions(para.group()[start:end], other):
@@ -282,14 +285,18 @@ def _number(m: re.Match[str]) -> float:
     return n * _SCALE.get((m.group("scale") or "").lower(), 1.0)
 
 
+_LONGER = (False, True)
+
+
 def value_of(comparison: Comparison, option: str, passages: Sequence[str]) -> Value | None:
     """``option``'s value, from a paragraph about it (:func:`_about`): a date first where the text names its
     event ("formed in 1999"), then a sentence's first; each in the order of ``passages``. None when no such
     paragraph states one."""
     other = comparison.options[1] if option == comparison.options[0] else comparison.options[0]
-    for cued in ((True, False) if comparison.measure == "date" else (False,)):
+    cues = (True, False) if comparison.measure == "date" else (False,)
+    for longer, cued in ((lg, c) for lg in _LONGER for c in cues):
         for i, text in enumerate(passages):
-            for start, end in _about(option, other, text):
+            for start, end in _about(option, other, text, longer=longer):
                 sentence = text[start:end]
                 found = _date_value(sentence, comparison.event, cued=cued) if comparison.measure == "date" else \
                     next(filter(None, (_count_value(sentence, noun) for noun in comparison.nouns)), None)
