@@ -79,9 +79,7 @@ def method_only(args: argparse.Namespace) -> None:
             parsed = comparison.parse(q.text)
             if parsed is None or (family == "hotpot" and not gold_option(parsed.options, q.answers)):
                 continue
-            for wording, text in {"benchmark": q.text, **table.get(q.id, {})}.items():
-                if wording not in args.wordings:
-                    continue
+            for wording, text in wordings_of(q, table, args.wordings).items():
                 ans = pipeline.ask(ctx, text, models, PipelineOptions())
                 asks += 1
                 decided += ans.found
@@ -112,6 +110,11 @@ def options_of(rows: Sequence[dict[str, Any]]) -> dict[str, tuple[str, ...]]:
     return out
 
 
+def wordings_of(q: Any, table: dict[str, Any], wanted: Sequence[str]) -> dict[str, str]:
+    """{wording: text} of ``q`` among ``wanted``: the benchmark's own and those ``wordings.json`` gives it."""
+    return {w: t for w, t in {"benchmark": q.text, **table.get(q.id, {})}.items() if w in wanted}
+
+
 def run(args: argparse.Namespace) -> None:
     from assistant.service import ModelStore
 
@@ -132,10 +135,7 @@ def run(args: argparse.Namespace) -> None:
         if not unanswerable and not gold_option(options, q.answers):
             print(f"{q.id[:24]} skipped: the gold answer names neither option ({q.answers[0][:60]})", file=sys.stderr)
             continue
-        wordings = {"benchmark": q.text, **{w: t for w, t in table.get(q.id, {}).items() if w in args.wordings}}
-        for wording, text in wordings.items():
-            if wording not in args.wordings:
-                continue
+        for wording, text in wordings_of(q, table, args.wordings).items():
             row: dict[str, Any] = {"id": q.id, "wording": wording, "question": text, "gold": list(q.answers[:1]),
                                    "unanswerable": unanswerable,
                                    "gold_option": gold_option(options, q.answers),

@@ -594,10 +594,13 @@ def _compared(ctx: Context, asked: comparison.Comparison, ranked: list[Chunk], m
     if decided is None:
         run.note("comparison", decided=False, options=list(asked.options))
         return None
-    # each source is the sentence that states its value (the paragraph around it was read for its subject)
-    said = [replace(chunks[v.passage], text=chunks[v.passage].text[v.sentence_start:v.sentence_end],
-                    start=chunks[v.passage].start + v.sentence_start, end=chunks[v.passage].start + v.sentence_end)
-            for v in (decided.won, decided.lost)]
+    def stating(value: comparison.Value) -> Chunk:  # the sentence that states the value, as its source (the
+        # paragraph around it was read for its subject)
+        chunk = chunks[value.passage]
+        return replace(chunk, text=chunk.text[value.sentence_start:value.sentence_end],
+                       start=chunk.start + value.sentence_start, end=chunk.start + value.sentence_end)
+
+    said = [stating(decided.won), stating(decided.lost)]
     cited = list(dict.fromkeys(said))
     won, lost = (cited.index(c) + 1 for c in said)
     text = comparison.sentence(decided, won, lost)

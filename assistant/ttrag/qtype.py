@@ -45,10 +45,10 @@ _EMAIL = re.compile(r"^\s*(?:what|which)\b.*\be-?mail address(?:es)?\b", re.I)
 EMAIL_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # "Which X was founded first, Arthur's Magazine or First for Women?" / "Who is older, A or B?"
 _CHOICE = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?)\s*,?\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)\s*\??\s*$", re.I)
-# "Which band, Letters to Cleo or Screaming Trees, had more members?"
 # "born first: Ulf Merbold or Mirosław Hermaszewski?", "more species: Lavatera or Oplismenus?": a terse stem, a colon,
 # two options
 _TERSE_CHOICE = re.compile(r"^[^,:?]{1,60}:\s*[^:?]+?\s+or\s+[^:?]+\?\s*$", re.I)
+# "Which band, Letters to Cleo or Screaming Trees, had more members?"
 _CHOICE_MID = re.compile(r"^[^,]+,\s*(?:the\s+)?(?P<a>[^,:?]+?)\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)\s*,\s*\w", re.I)
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december", "century", "decade", "spring", "summer", "autumn", "fall", "winter")

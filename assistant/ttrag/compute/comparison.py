@@ -77,16 +77,14 @@ class Comparison:
 @dataclass(frozen=True)
 class Value:
     """One option's value: the number compared (a year with the day of the year as its fraction, or a count),
-    the ``passage`` (0-based) and the character span of the figure in it, the figure as written, and the span of
-    the sentence that states it."""
+    the ``passage`` (0-based) it stands in, the figure as written, and the character span in that passage of the
+    sentence that states it."""
 
     number: float
     passage: int
-    start: int
-    end: int
     figure: str
-    sentence_start: int = 0
-    sentence_end: int = 0
+    sentence_start: int
+    sentence_end: int
 
 
 @dataclass(frozen=True)
@@ -304,7 +302,7 @@ def value_of(comparison: Comparison, option: str, passages: Sequence[str]) -> Va
                     number, s, e = found
                     while s < e and sentence[s] in "([":  # "(14 August 1933": the day's form takes the bracket
                         s += 1
-                    return Value(number, i, start + s, start + e, sentence[s:e], start, end)
+                    return Value(number, i, sentence[s:e], start, end)
     return None
 
 
