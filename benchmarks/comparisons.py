@@ -101,12 +101,15 @@ def right(row: dict[str, Any], system: str, options: Sequence[str]) -> bool:
 
 
 def options_of(rows: Sequence[dict[str, Any]]) -> dict[str, tuple[str, ...]]:
-    """Each question's two options, as its benchmark wording writes them."""
+    """Each question's two options, as its benchmark wording writes them (kept in each row since a run of one
+    other wording: the German asks have no benchmark row to parse)."""
     out: dict[str, tuple[str, ...]] = {}
     for r in rows:
         parsed = comparison.parse(r["question"]) if r["wording"] == "benchmark" else None
         if parsed is not None:
             out[r["id"]] = parsed.options
+        elif r.get("options"):
+            out.setdefault(r["id"], tuple(r["options"]))
     return out
 
 
@@ -138,7 +141,7 @@ def run(args: argparse.Namespace) -> None:
         for wording, text in wordings_of(q, table, args.wordings).items():
             row: dict[str, Any] = {"id": q.id, "wording": wording, "question": text, "gold": list(q.answers[:1]),
                                    "unanswerable": unanswerable,
-                                   "gold_option": gold_option(options, q.answers),
+                                   "gold_option": gold_option(options, q.answers), "options": list(options),
                                    "parsed": comparison.parse(text) is not None}
             t0 = time.perf_counter()
             plain = plain_rag(ctx, text, models, opts)

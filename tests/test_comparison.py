@@ -10,6 +10,7 @@ import pytest
 from conftest import ScriptedGenerator
 
 from assistant.config import PipelineOptions
+from assistant.documents import read_many
 from assistant.eval.hotpot import HOTPOT_FILE
 from assistant.records import Document, Segment
 from assistant.ttrag.compute import comparison
@@ -33,6 +34,11 @@ from assistant.ttrag.qtype import question_type
     ("Which town has fewer inhabitants, Aldeby or Brinton?", "count", False, "", "inhabitants"),
     ("born first: Ulf Merbold or Mirosław Hermaszewski?", "date", False, "born", ""),
     ("more species: Lavatera or Oplismenus?", "count", True, "", "species"),
+    ("What was the first animated film to come out, The Country Bears or The Wild?", "date", False, "released", ""),
+    ("Which was the last of the two bands to be founded, Wavves or Social Code?", "date", True, "formed", ""),
+    ("Which was delivered in larger numbers, blankets or laptops?", "count", True, "", "numbers"),
+    ("Which were fewer, laptops or bottles of water?", "count", False, "", ""),
+    ("Which did they deliver more of, blankets or laptops?", "count", True, "", ""),
 ])
 def test_a_comparison_question_is_parsed(question: str, measure: str, largest: bool, event: str, noun: str) -> None:
     parsed = comparison.parse(question)
@@ -196,3 +202,55 @@ def test_the_pipeline_answers_a_comparison_from_the_values_with_no_read(tokenize
     gen.requests.clear()
     missing = ask(ctx, "Which genus has more species, Lavatera or Brinton?", models, PipelineOptions(router=False))
     assert gen.requests and any(s.get("stage") == "comparison" and s.get("decided") is False for s in missing.trace)
+
+
+def test_a_comparison_asked_in_another_language_is_decided_as_translated_and_answered_in_it(
+        tokenizer: object, embedder: object, encoder: object) -> None:
+    text = "\n\n".join([LAVATERA, OPLISMENUS])
+    ctx = build_context([Document("plants.txt", text, (Segment(text, page=1),), (0,))], tokenizer, chunk_tokens=40)
+    german = "Oplismenus: 100 beschriebene Arten [1], gegenüber 25 Arten für Lavatera [2]."
+    replies = {"translate": "Which genus has more species, Lavatera or Oplismenus?", "translate_answer": german}
+    gen = ScriptedGenerator(lambda r: replies.get(r.purpose, json.dumps(
+        {"found": True, "passage": 1, "short_answer": "Lavatera", "answer": "Lavatera hat mehr Arten."})))
+    models = Models(gen, embedder, encoder)  # type: ignore[arg-type]
+    answer = ask(ctx, "Welche Gattung hat mehr Arten, Lavatera oder Oplismenus?", models, PipelineOptions(router=False))
+    assert [r.purpose for r in gen.requests] == ["translate", "translate_answer"]  # no read: the values decide
+    assert answer.found and answer.short_answer == "Oplismenus" and answer.text == german
+    assert "over 100 described species" in answer.sources[0].snippet
+
+
+def test_things_counted_are_compared_by_the_number_before_them() -> None:
+    memo = "There were 20,000 bottles of water, 10,000 blankets, and 200 laptops delivered on January 23,\n2023."
+    asked = comparison.parse("Which were fewer, laptops or bottles of water?")
+    assert asked is not None
+    decided = comparison.decide(asked, [memo])
+    assert decided is not None
+    assert comparison.sentence(decided, 1, 1) == "Laptops: 200 laptops [1], against 20,000 bottles of water [1]."
+    # the count of each thing for the compared noun ("100 epochs for small datasets")
+    setup = ("We train the encoders for up to 40 epochs for large datasets (NQ, TriviaQA, SQuAD) and 100 epochs for "
+             "small datasets (TREC, WQ), with a learning rate of 10^-5.")
+    asked = comparison.parse("Which were the encoders trained for more epochs on, the large datasets or the small "
+                             "datasets?")
+    assert asked is not None and asked.noun == "epochs"
+    decided = comparison.decide(asked, [setup])
+    assert decided is not None and decided.winner == "small datasets" and decided.lost.figure.startswith("40 epochs")
+    # two counts for one thing (a second delivery): the reader says which the question means
+    again = memo + " A week later 500 laptops arrived."
+    assert comparison.decide(comparison.parse("Which were fewer, laptops or bottles of water?"), [again]) is None
+    # names are counted in the paragraphs about them, not as things ("Lavatera" is no thing counted)
+    assert not comparison.is_item("Lavatera") and comparison.is_item("the small datasets")
+
+
+def test_a_memo_asked_which_was_delivered_in_larger_numbers_is_answered_from_its_counts(
+        data_root: Path, tokenizer: object, embedder: object, encoder: object) -> None:
+    # a newcomer's ask of a real memo: the reader answered "20,000 blankets were delivered, which is more than
+    # 10,000 laptops" (the memo: 20,000 bottles of water, 10,000 blankets and 200 laptops)
+    result = read_many([data_root / "docs" / "unstructured" / "fake-memo.pdf"])
+    ctx = build_context(list(result.documents), tokenizer)
+    wrong = json.dumps({"found": True, "passage": 1, "short_answer": "blankets",
+                        "answer": "20,000 blankets were delivered, which is more than 10,000 laptops."})
+    gen = ScriptedGenerator(lambda r: wrong)
+    answer = ask(ctx, "Which was delivered in larger numbers, blankets or laptops?", Models(gen, embedder, encoder),
+                 PipelineOptions(router=False))  # type: ignore[arg-type]
+    assert not gen.requests and answer.found
+    assert answer.text == "Blankets: 10,000 blankets [1], against 200 laptops [1]."

@@ -345,13 +345,17 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     read_chunks: list[Chunk] = []
     asks_opening: opening_route.OpeningRoute | None = None
     parties: tuple[tuple[str, str], ...] = ()  # a question for the parties: the names their terms stand for
-    # "Who was born first, A or B?": the dates (or counts) the passages give each option decide, no read
-    compared = comparison.parse(question) if "comparison" not in opts.answer_rules_off and not asked.translated \
-        and not search_as else None
+    # "Who was born first, A or B?": the dates (or counts) the passages give each option decide, no read; a
+    # question in another language is parsed as translated ("Wer ist älter, A oder B?"), where the translation
+    # kept both options as the question writes them (not "Hangzhou" for "Hanggin")
+    compared = comparison.parse(searched) if "comparison" not in opts.answer_rules_off and not search_as else None
+    if compared is not None and asked.translated and \
+            not all(o.lower() in question.lower() for o in compared.options):
+        compared = None
     for attempt in range(opts.max_rewrites + 1):
         ranked = _rerank(ctx, query, candidates, models, opts, run)
         if attempt == 0 and compared is not None:
-            exact = _compared(ctx, compared, ranked, models, opts, run)
+            exact = _compared(ctx, compared, ranked, models, opts, run, language=asked.language)
             if exact is not None:
                 return exact
         if attempt == 0:  # the point of its document's kind the question asks for, if any
@@ -578,11 +582,12 @@ def _exact_parties(ctx: Context, question: str, ranked: list[Chunk], run: _Run) 
 
 
 def _compared(ctx: Context, asked: comparison.Comparison, ranked: list[Chunk], models: Models,
-              opts: PipelineOptions, run: _Run) -> _Result | None:
+              opts: PipelineOptions, run: _Run, *, language: str = "") -> _Result | None:
     """A comparison question decided by the values the passages give its two options
     (:mod:`assistant.ttrag.compute.comparison`): read in the re-ranked passages, then in the pre-filter's best
     for each option searched alone (its name and what is compared). None when a value is missing or both are
-    the same: the reader reads as usual."""
+    the same: the reader reads as usual. ``language``: the question's, when it is not the documents' (the
+    question was parsed as translated); the answer is then given in it as a read's is (:func:`_in_language`)."""
     with run.stage("comparison"):
         chunks = list(ranked)
         for option in asked.options:
@@ -609,7 +614,9 @@ def _compared(ctx: Context, asked: comparison.Comparison, ranked: list[Chunk], m
     run.text(text)
     reading = Reading(True, decided.winner, text, tuple(range(1, len(cited) + 1)), "",
                       f"(compared: {decided.won.figure} | {decided.lost.figure})")
-    return _Result(text, True, cited, [], reading)
+    if language:
+        reading = _in_language(run, models, reading, language, 0)
+    return _Result(reading.sentence, True, cited, [], reading)
 
 
 #: characters a passage is widened by at most, each way, to the paragraph it stands in

@@ -8,7 +8,9 @@ often as the right one, even when it quotes both figures ("There are 25 species 
 100 species of Oplismenus", answered "Lavatera"): docs/design.md §3.
 
 A value is taken only from a paragraph that opens with its option, before any sentence naming the other, and a
-decision is made only when both values are found and differ; anything else goes to the reader.
+decision is made only when both values are found and differ; anything else goes to the reader. Things counted
+rather than named ("blankets or laptops", in lower case) are counted in any sentence that states the number
+before them ("10,000 blankets"). A question in another language is parsed as translated (the pipeline).
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ _LATE_WORDS = re.compile(r"\b(?:younger|youngest|newer|newest|more recent(?:ly)?
 # an adverb of time that ends the question's stem ("Who was born first", "Which band formed earlier")
 _EARLY_END = re.compile(r"\b(?:first|earlier|earliest|sooner|before)\s*$", re.I)
 _LATE_END = re.compile(r"\b(?:later|latest|last)\s*$", re.I)
+# "Which was the first animated film to come out": the first (or last) to do a dated event; "the first Russian
+# composer to make a lasting impression" names no such event and is left to the reader
+_FIRST_TO = re.compile(r"\bthe\s+(?P<end>first|earliest|last|latest)\b.*\bto\s+(?:be\s+|have\s+been\s+)?(?P<event>.+)$",
+                       re.I)
 _MORE = r"more|most|larger|largest|bigger|biggest|greater|greatest|higher|highest"
 _FEWER = r"fewer|fewest|less|least|smaller|smallest|lower|lowest"
 # "more species", "the larger population", "more studio albums", "more Grand Slam women's doubles titles"
@@ -114,6 +120,12 @@ def parse(question: str) -> Comparison | None:
         return Comparison(options, "date", False, event=_event(stem))
     if _LATE_WORDS.search(stem) or _LATE_END.search(stem):
         return Comparison(options, "date", True, event=_event(stem))
+    first = _FIRST_TO.search(stem)
+    if first and (event := _event(first.group("event"))):
+        return Comparison(options, "date", first.group("end").lower() in ("last", "latest"), event=event)
+    if all(is_item(o) for o in options) and (m := re.search(rf"\b({_MORE}|{_FEWER})(?:\s+of)?\s*$", stem, re.I)):
+        # "Which were fewer, laptops or bottles of water?": the things themselves are counted
+        return Comparison(options, "count", not re.fullmatch(_FEWER, m.group(1), re.I))
     m = _COUNT.search(stem) or _COUNT_AFTER.search(stem)
     if m:
         words = re.findall(r"[a-z][\w'’-]*|\d+", m.group("noun").lower())
@@ -142,7 +154,7 @@ _EVENT_WORDS = {
     "born": ("born",),
     "died": ("died", "death"),
     "released": ("released", "published", "issued", "premiered", "debuted", "launched", "aired", "came out",
-                 "appeared", "introduced", "first"),
+                 "come out", "appeared", "introduced", "first"),
     "formed": ("formed", "founded", "established", "created", "started", "began", "organized", "got together"),
 }
 _EVENTS = {word: event for event, words in _EVENT_WORDS.items() for word in words if word != "first"}
@@ -286,11 +298,53 @@ def _number(m: re.Match[str]) -> float:
 _LONGER = (False, True)
 
 
+def is_item(option: str) -> bool:
+    """Whether ``option`` is a thing counted rather than a name: written in lower case ("blankets", "the small
+    datasets"), where a name is capitalised ("Lavatera", "Test Icicles")."""
+    return any(ch.isalpha() for ch in option) and option == option.lower()
+
+
+def _item_pattern(option: str) -> str:
+    """A pattern of ``option``'s words (its article aside), each noun singular or plural ("laptop" for
+    "laptops", "bottles of water")."""
+    words = [w for w in re.findall(r"[\w'’-]+", option) if w not in ("the", "a", "an")]
+    parts = [re.escape(w[:-1] if w.endswith("s") and len(w) > 3 else w) + "(?:s|es)?" for w in words]
+    return r"\s+".join(parts)
+
+
+def _item_value(comparison: Comparison, option: str, passages: Sequence[str]) -> Value | None:
+    """The count of a thing counted (:func:`is_item`), from any sentence that states it: the number right before
+    it, up to two words between ("10,000 blankets", "200 laptops", "10,000 wool blankets"), or before the
+    compared noun that is counted for it ("100 epochs for small datasets"). None when no sentence states one, or
+    the passages state different counts for it (a second delivery: which count the question means is the
+    reader's to say)."""
+    item = _item_pattern(option)
+    nouns = "|".join(re.escape(n[:-1] if n.endswith("s") and len(n) > 3 else n) for n in comparison.nouns)
+    number = re.sub(r"\(\?P<\w+>", "(?:", _NUMBER.pattern)  # the number, its groups unnamed
+    shapes = [rf"{number}\s+(?:[a-z][\w-]*\s+){{0,2}}?{item}\b"]
+    if nouns:
+        shapes.append(rf"{number}\s+(?:{nouns})\w*\s+(?:for|of|in|on|with|per)\s+(?:the\s+)?{item}\b")
+    found: list[Value] = []
+    for i, text in enumerate(passages):
+        for start, end in sentence_spans(text):
+            sentence = text[start:end]
+            for m in (m for shape in shapes for m in re.finditer(shape, sentence, re.I)):
+                counted = _NUMBER.match(sentence, m.start())
+                if counted is not None:
+                    found.append(Value(_number(counted), i, m.group(), start, end))
+    if not found or len({v.number for v in found}) > 1:
+        return None
+    return found[0]
+
+
 def value_of(comparison: Comparison, option: str, passages: Sequence[str]) -> Value | None:
     """``option``'s value, from a paragraph about it (:func:`_about`): a date first where the text names its
     event ("formed in 1999"), then a sentence's first; each in the order of ``passages``. None when no such
-    paragraph states one."""
+    paragraph states one. A count of things (both options :func:`is_item`) is read from any sentence
+    (:func:`_item_value`)."""
     other = comparison.options[1] if option == comparison.options[0] else comparison.options[0]
+    if comparison.measure == "count" and is_item(option) and is_item(other):
+        return _item_value(comparison, option, passages)
     cues = (True, False) if comparison.measure == "date" else (False,)
     for longer, cued in ((lg, c) for lg in _LONGER for c in cues):
         for i, text in enumerate(passages):
@@ -322,4 +376,8 @@ def sentence(decided: Decided, won: int, lost: int) -> str:
     def said(value: Value) -> str:
         return " ".join(value.figure.strip(" ()[]").split())
 
+    if is_item(decided.loser) and re.search(_item_pattern(decided.loser), decided.lost.figure, re.I):
+        # things counted: the figures name them ("Blankets: 10,000 blankets [1], against 200 laptops [1].")
+        return f"{decided.winner[:1].upper()}{decided.winner[1:]}: {said(decided.won)} [{won}], " \
+               f"against {said(decided.lost)} [{lost}]."
     return f"{decided.winner}: {said(decided.won)} [{won}], against {said(decided.lost)} for {decided.loser} [{lost}]."
