@@ -25,6 +25,17 @@ def test_help_explains_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert "FILE" in out and "question" in out and "--fast" in out
 
 
+def test_a_mistyped_option_shows_the_commands_usage_and_the_option_meant(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["ask", "--jsn", str(SAMPLE), "What is the term?"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert "usage: assistant ask" in err and "unrecognized arguments: --jsn (did you mean --json?)" in err
+    with pytest.raises(SystemExit) as exc:
+        main(["--bogus"])
+    assert exc.value.code == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
 def test_missing_file_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code = main(["ask", "--fast", str(tmp_path / "nope.pdf"), "What?"])
     err = capsys.readouterr().err

@@ -327,6 +327,24 @@ def test_a_mailbox_of_separate_conversations_gets_a_point_per_message(tokenizer:
     assert len([ln for ln in answer.text.splitlines() if ln.startswith("- ")]) == 2
 
 
+def test_a_point_that_stops_at_a_colon_states_what_follows_it(tokenizer: object) -> None:
+    # a newcomer's summary of Ximian's announcement: "The 0.10 release notes are available at [1]"
+    text = ("From: Ximian, Inc. <evolve@example.com>\nSubject: Evolution 0.10 is now available\n\n"
+            "A new preview release of Ximian Evolution is now available.\n\nTO VIEW 0.10 RELEASE NOTES\n\n"
+            "The 0.10 release notes are available at:\nhttp://www.ximian.com/newsitems/evolution-0.10-announce.php3\n")
+    box = build_context([_text_doc("001.eml", text)], tokenizer)
+
+    def script(r: GenerationRequest) -> str:
+        return _points(("A new preview release of Ximian Evolution is now available.", 1),
+                       ("The 0.10 release notes are available at:", 1), ("The notes list every fix made at:", 1))
+
+    result = summarize(box, SummaryRequest(), ScriptedGenerator(script))
+    said = [b.text for b in result.bullets]
+    assert "The 0.10 release notes are available at: " \
+           "http://www.ximian.com/newsitems/evolution-0.10-announce.php3" in said
+    assert not any("fix" in b for b in said)  # what the passage does not complete is no point
+
+
 def test_a_thread_keeps_the_email_slots() -> None:
     thread = [Chunk(1, "From: a@example.com\nSubject: Launch date\n\nCan we launch on Monday?", "t.mbox", 0, 60),
               Chunk(2, "From: b@example.com\nSubject: RE: Launch date\n\nYes, Monday works.", "t.mbox", 60, 120)]

@@ -612,6 +612,20 @@ def test_a_definition_in_single_quotes_over_an_address() -> None:
     assert [p.term for p in points.preamble_parties(_doc(reeds))] == ["Reed\u2019s", "Company"]
 
 
+def test_a_party_a_form_leaves_blank_is_named_by_its_term(data_root: Path) -> None:
+    """A newcomer's summary of Sport-Haley's endorsement form (CUAD) said "Left out: parties" although it names
+    the Company; the golfer's name is a blank of the form: "by and between SPORT-HALEY, INC., a Colorado
+    corporation (the "Company"), and _________________ (hereinafter referred to as the "Professional")"."""
+    doc = extract(data_root / "cuad" / "txt" / "SPORTHALEYINC_09_29_1997-EX-10.2-10-ENDORSEMENT AGREEMENT.txt")
+    parties = points.contract_parties(doc)
+    assert [(p.name, p.term) for p in parties] == [("SPORT-HALEY, INC.", "Company"), ("", "Professional")]
+    assert points.parties_sentence(parties) == \
+        'SPORT-HALEY, INC. (the "Company") and the "Professional" (name left blank).'
+    # a form with every name blank names no party
+    blank = 'This Agreement is made by and between ________ (the "Buyer") and ________ (the "Seller").\nWHEREAS ...'
+    assert points.contract_parties(_doc(blank)) == [] and len(points.blank_parties(_doc(blank))) == 2
+
+
 def test_parties_the_text_does_not_name_are_left_out_unread(tokenizer: object, embedder: object,
                                                            encoder: object) -> None:
     """Where the text names fewer than two parties the Parties point is left out: the reader is not asked (on

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import json
 import sys
 import threading
@@ -115,10 +116,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _unrecognized(parser: argparse.ArgumentParser, command: str | None, extra: Sequence[str]) -> None:
+    """Exit (status 2) with the usage of ``command`` (the top level's when None), naming the arguments not
+    recognised and, for a mistyped option, the nearest it has ("--jsn": did you mean --json?)."""
+    subs = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    own = subs.choices.get(command, parser) if subs is not None and command else parser
+    options = [o for a in own._actions for o in a.option_strings]
+    near = [m[0] for x in extra if x.startswith("-")
+            if (m := difflib.get_close_matches(x.split("=", 1)[0], options, n=1, cutoff=0.6))]
+    hint = f" (did you mean {' or '.join(dict.fromkeys(near))}?)" if near else ""
+    own.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``assistant`` command; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # "--jsn": the command's own usage, and the option meant
+        _unrecognized(parser, args.command, extra)
     if args.command is None:
         parser.print_help()
         return 2

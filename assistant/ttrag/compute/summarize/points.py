@@ -366,13 +366,31 @@ _CAPITALS = re.compile(rf"{_CAPS_WORD}(?:,?[ \t]+(?:{_CAPS_WORD}|&))*(?:,?\s+(?i
 
 def contract_parties(doc: Document) -> list[Party]:
     """The parties of a contract, read from its text with no model call: the quoted definitions of its preamble
-    (:func:`preamble_parties`), else the parties it names by label ("Party A: ..."), else the companies that
-    sign it (:func:`signing_parties`); the first of these that names two or more (empty: none does)."""
-    for read in (preamble_parties, labelled_parties, signing_parties):
-        parties = read(doc)
+    (:func:`preamble_parties`) with any party a form leaves blank (:func:`blank_parties`), else the parties it
+    names by label ("Party A: ..."), else the companies that sign it (:func:`signing_parties`); the first of
+    these that names two or more (empty: none does)."""
+    named = preamble_parties(doc)
+    if named and len(named) < 2:
+        named = sorted([*named, *blank_parties(doc)], key=lambda p: p.start)[:MAX_PARTIES]
+    for parties in (named, labelled_parties(doc), signing_parties(doc)):
         if len(parties) >= 2:
             return parties
     return []
+
+
+# a party a form leaves blank: "and _________________ (hereinafter referred to as the "Professional")"
+_BLANK_PARTY = re.compile(r"_{3,}[\s,]*" + DEFINITION_LEAD +
+                          r"[\"\u201c\u2018']([A-Z][\w .&'\u2019-]{0,40}?)[\"\u201d\u2019']")
+
+
+def blank_parties(doc: Document) -> list[Party]:
+    """The parties ``doc``'s preamble defines by a term with their name left blank (a form: "and ________
+    (hereinafter referred to as the "Professional")"), each with an empty ``name``; within
+    :data:`PREAMBLE_SEARCH` characters and before the recitals."""
+    end = _PREAMBLE_END.search(doc.text, 0, PREAMBLE_SEARCH)
+    return [Party("", m.group(1), m.start()) for m in _BLANK_PARTY.finditer(doc.text, 0, end.start() if end else
+                                                                             PREAMBLE_SEARCH)
+            if not _NOT_A_PARTY.search(m.group(1))]
 
 
 def labelled_parties(doc: Document) -> list[Party]:
@@ -506,8 +524,10 @@ def _own_line(window: str, run: re.Match[str]) -> str:
 
 
 def parties_sentence(parties: Sequence[Party]) -> str:
-    """'Digicorp, Inc. (the "Company") and Rudolph Productions LLC (the "Content Provider").'"""
-    names = [f'{p.name.rstrip(",")} (the "{p.term}")' if p.term else p.name.rstrip(",") for p in parties]
+    """'Digicorp, Inc. (the "Company") and Rudolph Productions LLC (the "Content Provider").'; a party left
+    blank is named by its term: 'the "Professional" (name left blank)'."""
+    names = [f'the "{p.term}" (name left blank)' if not p.name else
+             f'{p.name.rstrip(",")} (the "{p.term}")' if p.term else p.name.rstrip(",") for p in parties]
     joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return joined if joined.endswith(".") else joined + "."
 

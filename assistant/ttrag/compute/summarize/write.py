@@ -208,11 +208,31 @@ def _write_points(generator: Generator, passages: Sequence[Chunk],
             sentence = json.loads(f'"{m.group(1)}"')
         except ValueError:
             continue
-        body = _PAGE_NOTE.sub("", _MARK.sub("", sentence)).strip(" :-")
+        body = _PAGE_NOTE.sub("", _MARK.sub("", sentence)).strip()
         marked = [int(n) for k in _MARK.finditer(sentence) for n in k.group(1).split(",")]  # "[3][5]" in the text
+        cites = list(dict.fromkeys([*marked, int(m.group(2))]))
+        if body.endswith(":"):  # "The 0.10 release notes are available at:", its address on the next line
+            body = _completed(body, [fit.chunks[n - 1] for n in cites if 1 <= n <= len(fit.chunks)])
+        body = body.strip(" :-")
         if len(body.split()) >= 3:
-            out.append((body, list(dict.fromkeys([*marked, int(m.group(2))]))))
+            out.append((body, cites))
     return out, fit
+
+
+def _completed(statement: str, passages: Sequence[Chunk]) -> str:
+    """A ``statement`` that ends in a colon, completed by the line that follows it where a cited passage
+    states it (a web address, a short list: at most :data:`_COMPLETION_CHARS` characters); '' (no statement)
+    when none does: a point that stops at "available at" states nothing."""
+    words = statement.rstrip(":").split()
+    pattern = r"\s+".join(re.escape(w) for w in words) + r"\s*:[ \t]*\n?[ \t]*(\S[^\n]*)"
+    for c in passages:
+        m = re.search(pattern, c.text, re.I)
+        if m and len(m.group(1).strip()) <= _COMPLETION_CHARS:
+            return f"{statement.rstrip(':').rstrip()}: {m.group(1).strip()}"
+    return ""
+
+
+_COMPLETION_CHARS = 120
 
 
 def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, embedder: Embedder | None = None,
