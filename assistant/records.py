@@ -59,6 +59,12 @@ class Document:
         i = bisect.bisect_right(self.offsets, offset) - 1
         return self.segments[i].page if i >= 0 else None
 
+    def section_at(self, offset: int) -> str:
+        """The section of the segment holding character ``offset`` (an mbox's "message 2: Subject", a sheet's
+        rows, an archive's member, a clause heading), white space collapsed; '' when it has none."""
+        i = bisect.bisect_right(self.offsets, offset) - 1
+        return " ".join((self.segments[i].section or "").split()) if i >= 0 else ""
+
 
 @dataclass(frozen=True)
 class Chunk:
@@ -93,7 +99,8 @@ class Hit:
 
 @dataclass(frozen=True)
 class Source:
-    """A cited passage: file, page, chunk offsets and a short quoted snippet."""
+    """A cited passage: file, page, chunk offsets, a short quoted snippet and the section of the file it stands
+    in ('' when none: see :meth:`Document.section_at`)."""
 
     n: int
     source: str
@@ -102,6 +109,14 @@ class Source:
     end: int
     snippet: str
     chunk_id: int
+    section: str = ""
+
+    def section_note(self, most: int = 60) -> str:
+        """", SECTION" as a source line shows it after the file and page (cut to ``most`` characters), '' when
+        the passage has no section."""
+        if not self.section:
+            return ""
+        return ", " + (self.section if len(self.section) <= most else self.section[:most - 1].rstrip() + "\u2026")
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -478,3 +479,32 @@ def test_unknown_answer_rules_are_refused_with_their_names() -> None:
     with pytest.raises(ConfigError, match="'widen'.*the rules: form, support"):
         PipelineOptions(answer_rules_off=("widen",))  # measured and removed
     assert PipelineOptions(answer_rules_off=["hedge"]).answer_rules_off == ("hedge",)  # type: ignore[arg-type]
+
+
+def test_a_source_names_the_part_of_the_file_it_stands_in(data_root: object, tokenizer: object) -> None:
+    """A newcomer's sources from a mailbox named only the file ("sa_nice.mbox: "Patches should be ...""): a source
+    now names its segment's section: which message of an mbox, which rows of a sheet, which clause heading."""
+    from pathlib import Path
+
+    from assistant.documents import extract
+    from assistant.ttrag.context import build_context
+
+    box = extract(Path(str(data_root)) / "emails" / "sa_nice.mbox")
+    ctx = build_context([box], tokenizer)
+    chunk = next(c for c in ctx.chunks if "wine-patches@winehq.com" in c.text)
+    [source] = cite([chunk], "Send them to wine-patches@winehq.com. [1]", "Where do Wine patches go?",
+                    documents={box.source: box})
+    assert source.section == "message 3: Wine release 20020904"
+    assert source.section_note() == ", message 3: Wine release 20020904"
+    assert box.section_at(0).startswith("message 1: [HC Announce] Ximian Evolution 0.10 \"Tasmanian Devil\" is Now")
+    # a clause: the Markdown heading the passage stands under (the page's first heading is 9.1's)
+    sample = extract(Path(__file__).resolve().parents[1] / "resources" / "samples" / "supply-agreement.md")
+    contract = build_context([sample], tokenizer)
+    clause = next(c for c in contract.chunks if "liquidated damages of 0.5%" in c.text)
+    assert cite([clause], "0.5% a day. [1]", "Late delivery?", documents={sample.source: sample})[0].section == \
+        "9.2 Liquidated Damages"
+    # a file without sections: nothing is added to its source line; a long section is cut
+    plain = Document("memo.txt", "Pay within 30 days.", (Segment("Pay within 30 days."),), (0,))
+    assert plain.section_at(0) == "" and cite([Chunk(0, plain.text, plain.source, 0, len(plain.text))], "",
+                                              "When?", documents={plain.source: plain})[0].section_note() == ""
+    assert len(dataclasses.replace(source, section="x" * 100).section_note()) == 2 + 60

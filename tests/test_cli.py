@@ -155,3 +155,12 @@ def test_sources_list_the_cited_passages_and_the_rest_apart(capsys: pytest.Captu
     # no "Sources" for an answer that was not found, and the rewrite on its own line, not in the heading
     assert "Sources" not in out and "\nPassages read (no answer found in them):\n" in out
     assert "Searched again as: late delivery penalty\n" in out
+
+
+def test_a_source_line_names_the_message_it_quotes(capsys: pytest.CaptureFixture[str]) -> None:
+    source = dataclasses.replace(_source(1, "Patches should be submitted to wine-patches@winehq.com."),
+                                 source="sa_nice.mbox", section="message 3: Wine release 20020904")
+    answer = Answer(question="Where do patches go?", text="To wine-patches@winehq.com. [1]", found=True,
+                    route="question_answering", sources=(source,), rewrites=(), timings={}, usage=())
+    print_sources(answer)
+    assert '[1] sa_nice.mbox, message 3: Wine release 20020904: "Patches should' in capsys.readouterr().out

@@ -334,7 +334,7 @@ def print_sources(answer: Answer) -> None:
 def _print_source_lines(sources: Iterable[Source]) -> None:
     for s in sources:
         page = f", p. {s.page}" if s.page else ""
-        print(f"  [{s.n}] {s.source}{page}: \"{s.snippet}\"")
+        print(f"  [{s.n}] {s.source}{page}{s.section_note()}: \"{s.snippet}\"")
 
 
 def answer_record(answer: Answer, session: object) -> dict[str, object]:

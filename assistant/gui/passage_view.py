@@ -87,7 +87,7 @@ class PassageView(QWidget):
         self.setVisible(True)
         self.shown_source = source.source
         page = f", page {source.page}" if source.page else ""
-        self.title.setText(f"[{source.n}] {short_source(source.source)}{page}")
+        self.title.setText(f"[{source.n}] {short_source(source.source)}{page}{source.section_note()}")
         self.title.setToolTip(source.source)
         self._show_page(source, document)
         if document is None:

@@ -64,9 +64,10 @@ class FittedList(QListWidget):
 
 
 def source_item(source: Source) -> QListWidgetItem:
-    """``[n] FILE, p. PAGE: “snippet”``, the full path in the tooltip, the :class:`Source` in the item."""
+    """``[n] FILE, p. PAGE, SECTION: “snippet”``, the full path in the tooltip, the :class:`Source` in the item."""
     page = f", p. {source.page}" if source.page else ""
-    item = QListWidgetItem(f"[{source.n}] {short_source(source.source)}{page}: \u201c{source.snippet}\u201d")
+    item = QListWidgetItem(f"[{source.n}] {short_source(source.source)}{page}{source.section_note()}: "
+                           f"\u201c{source.snippet}\u201d")
     item.setToolTip(source.source)
     item.setData(SOURCE_ROLE, source)
     return item

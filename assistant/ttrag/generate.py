@@ -494,6 +494,10 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
     return Reading(True, short, sentence + markers, support, "", raw)
 
 
+#: text files whose sections are the first heading of each page (:class:`~assistant.documents.text.TextExtractor`)
+_PAGED_TEXT = (".txt", ".text", ".md", ".markdown", ".rst", ".log")
+
+
 def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int = 240,
          across_lines: bool = True, documents: Mapping[str, Document] | None = None) -> list[Source]:
     """Sources for ``chunks`` in order, each with the sentence that best matches the answer's lines that
@@ -507,7 +511,9 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
     chosen on: :func:`assistant.ttrag.pipeline._point`). ``documents`` (by source): a source's page is the page
     of the sentence it quotes, not of the passage's first line (a newcomer read "p. 1" beside a quote that the page
     view rightly showed on page 2); without them, or where a passage is not its document's text at its offsets, the
-    passage's page."""
+    passage's page. With them each source also names its section: the Markdown heading the passage stands under,
+    else the part of the file that holds the quote where the file has several (a mailbox's message, a sheet's
+    rows, an archive's member, an e-mail's attachment, a Word heading's section)."""
     everything = {w.lower() for w in _WORD.findall(answer or question)}
     citing: dict[int, set[str]] = {}
     for line in (answer or "").splitlines():
@@ -530,9 +536,16 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
                 best, best_score, at = c.text[s:e], score, s
         snippet = _plain(best.strip()).strip()
         doc = documents.get(c.source) if documents else None
+        section = ""
         if doc is not None and doc.text[c.start:c.end] == c.text:
             at += len(best) - len(best.lstrip())  # the quote's first character, not the white space before it
             page = doc.page_at(c.start + at) or c.page
+            # which clause (the Markdown heading the passage stands under), else which message of an mbox, which
+            # rows of a sheet, which member of an archive: a section that tells the file's parts apart (a text
+            # file's section is its page's first heading, an HTML page's its title: neither says where the quote is)
+            section = c.heading.rsplit(" > ", 1)[-1].strip() if c.heading else \
+                doc.section_at(c.start + at) if len(doc.segments) > 1 and not c.source.lower().endswith(_PAGED_TEXT) \
+                else ""
         else:
             page = c.page
         if across_lines:
@@ -540,5 +553,5 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
         if len(snippet) > max_chars:
             snippet = snippet[:max_chars - 1] + "…"
         sources.append(Source(n=n, source=c.source, page=page, start=c.start, end=c.end, snippet=snippet,
-                              chunk_id=c.id))
+                              chunk_id=c.id, section=section))
     return sources
