@@ -347,9 +347,10 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     parties: tuple[tuple[str, str], ...] = ()  # a question for the parties: the names their terms stand for
     # "Who was born first, A or B?": the dates (or counts) the passages give each option decide, no read; a
     # question in another language is parsed as translated ("Wer ist älter, A oder B?"), where the translation
-    # kept both options as the question writes them (not "Hangzhou" for "Hanggin")
+    # kept both names as the question writes them (not "Hangzhou" for "Hanggin"); things counted are translated
+    # ("Decken oder Laptops" -> "blankets or laptops": their counts are read where the text states them)
     compared = comparison.parse(searched) if "comparison" not in opts.answer_rules_off and not search_as else None
-    if compared is not None and asked.translated and \
+    if compared is not None and asked.translated and not all(comparison.is_item(o) for o in compared.options) and \
             not all(o.lower() in question.lower() for o in compared.options):
         compared = None
     for attempt in range(opts.max_rewrites + 1):

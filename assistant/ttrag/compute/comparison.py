@@ -22,6 +22,7 @@ from typing import Literal
 
 from assistant.documents.chunk import sentence_spans
 from assistant.text.dates import dates_in
+from assistant.ttrag.passages import sentence_spans_across_lines
 from assistant.ttrag.qtype import question_type
 
 Measure = Literal["date", "count"]
@@ -326,7 +327,7 @@ def _item_value(comparison: Comparison, option: str, passages: Sequence[str]) ->
         shapes.append(rf"{number}\s+(?:{nouns})\w*\s+(?:for|of|in|on|with|per)\s+(?:the\s+)?{item}\b")
     found: list[Value] = []
     for i, text in enumerate(passages):
-        for start, end in sentence_spans(text):
+        for start, end in sentence_spans_across_lines(text):  # a PDF's line ends inside "100\nepochs for small"
             sentence = text[start:end]
             for m in (m for shape in shapes for m in re.finditer(shape, sentence, re.I)):
                 counted = _NUMBER.match(sentence, m.start())
