@@ -13,7 +13,15 @@ from assistant.errors import ConfigError
 from assistant.models.base import GenerationRequest
 from assistant.records import Chunk, Document, Segment
 from assistant.ttrag import grounding, router
-from assistant.ttrag.generate import answer_schema, cite, parse_reply, states_numbers, stream_answer, yes_evidence
+from assistant.ttrag.generate import (
+    answer_schema,
+    cite,
+    parse_reply,
+    part_of,
+    states_numbers,
+    stream_answer,
+    yes_evidence,
+)
 from assistant.ttrag.qtype import QuestionType, fits, question_type
 
 PASSAGES = [
@@ -503,6 +511,12 @@ def test_a_source_names_the_part_of_the_file_it_stands_in(data_root: object, tok
     clause = next(c for c in contract.chunks if "liquidated damages of 0.5%" in c.text)
     assert cite([clause], "0.5% a day. [1]", "Late delivery?", documents={sample.source: sample})[0].section == \
         "9.2 Liquidated Damages"
+    # a heading a reader took as a section is no part of the file: a Word file's last styled heading can stand 370
+    # lines above the quote (a newcomer's handbook: "2. REMEDIAL AND ENFORCEMENT ACTIONS" over "3. MEDIA ...")
+    assert part_of("2. REMEDIAL AND ENFORCEMENT ACTIONS") == "" and part_of("9.1 Delivery Dates") == ""
+    assert part_of("attachment: handbook.docx / 2. REMEDIAL AND ENFORCEMENT ACTIONS") == "attachment: handbook.docx"
+    nested = "member: a.zip / member: b.csv / Sheet1 rows 1-50"
+    assert part_of(nested) == nested
     # a file without sections: nothing is added to its source line; a long section is cut
     plain = Document("memo.txt", "Pay within 30 days.", (Segment("Pay within 30 days."),), (0,))
     assert plain.section_at(0) == "" and cite([Chunk(0, plain.text, plain.source, 0, len(plain.text))], "",

@@ -494,8 +494,25 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
     return Reading(True, short, sentence + markers, support, "", raw)
 
 
-#: text files whose sections are the first heading of each page (:class:`~assistant.documents.text.TextExtractor`)
-_PAGED_TEXT = (".txt", ".text", ".md", ".markdown", ".rst", ".log")
+#: a section that names a part of a file of several: a mailbox's message, an archive's member, an e-mail's
+#: attachment, a sheet or its rows, a calendar's entry, a note or comment. A heading a reader takes as a section
+#: is not one: a Word file's section is the last paragraph styled as a heading (a handbook's "2. REMEDIAL AND
+#: ENFORCEMENT ACTIONS", 370 lines above a quote under an unstyled "3. MEDIA AND THIRD-PARTY RECORDING"), a text
+#: file's the first heading of its page, an HTML file's its title
+_PART = re.compile(r"^(?:message \d+|member|attachment|sheet|event|task|invitation|contact): |"
+                   r"^(?:footnote|endnote) \d+$|^(?:comments?|comment by .+|header|footer|hidden text|invisible text)$|"
+                   r"\brows \d+-\d+$")
+
+
+def part_of(section: str) -> str:
+    """The leading parts of ``section`` (" / " between a container's parts) that name a part of a file
+    (:data:`_PART`); '' when the first does not ("attachment: a.docx / 2. REMEDIAL ..." is "attachment: a.docx")."""
+    kept: list[str] = []
+    for piece in section.split(" / "):
+        if not _PART.search(piece):
+            break
+        kept.append(piece)
+    return " / ".join(kept)
 
 
 def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int = 240,
@@ -512,8 +529,8 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
     of the sentence it quotes, not of the passage's first line (a newcomer read "p. 1" beside a quote that the page
     view rightly showed on page 2); without them, or where a passage is not its document's text at its offsets, the
     passage's page. With them each source also names its section: the Markdown heading the passage stands under,
-    else the part of the file that holds the quote where the file has several (a mailbox's message, a sheet's
-    rows, an archive's member, an e-mail's attachment, a Word heading's section)."""
+    else the part of the file that holds the quote (:func:`part_of`: a mailbox's message, a sheet's rows, an
+    archive's member, an e-mail's attachment)."""
     everything = {w.lower() for w in _WORD.findall(answer or question)}
     citing: dict[int, set[str]] = {}
     for line in (answer or "").splitlines():
@@ -541,11 +558,8 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
             at += len(best) - len(best.lstrip())  # the quote's first character, not the white space before it
             page = doc.page_at(c.start + at) or c.page
             # which clause (the Markdown heading the passage stands under), else which message of an mbox, which
-            # rows of a sheet, which member of an archive: a section that tells the file's parts apart (a text
-            # file's section is its page's first heading, an HTML page's its title: neither says where the quote is)
-            section = c.heading.rsplit(" > ", 1)[-1].strip() if c.heading else \
-                doc.section_at(c.start + at) if len(doc.segments) > 1 and not c.source.lower().endswith(_PAGED_TEXT) \
-                else ""
+            # rows of a sheet, which member of an archive
+            section = c.heading.rsplit(" > ", 1)[-1].strip() if c.heading else part_of(doc.section_at(c.start + at))
         else:
             page = c.page
         if across_lines:
