@@ -39,6 +39,8 @@ from assistant.ttrag.qtype import question_type
     ("Which was delivered in larger numbers, blankets or laptops?", "count", True, "", "numbers"),
     ("Which were fewer, laptops or bottles of water?", "count", False, "", ""),
     ("Which did they deliver more of, blankets or laptops?", "count", True, "", ""),
+    ("Were more laptops or more blankets delivered?", "count", True, "", ""),
+    ("Are there fewer bottles of water or laptops?", "count", False, "", ""),
 ])
 def test_a_comparison_question_is_parsed(question: str, measure: str, largest: bool, event: str, noun: str) -> None:
     parsed = comparison.parse(question)
@@ -62,6 +64,17 @@ def test_a_terse_question_offering_two_options_is_a_choice() -> None:
     assert question_type("more species: Lavatera or Oplismenus?").options == ("Lavatera", "Oplismenus")
     assert question_type("law: New York or Delaware?").kind == "choice"
     assert question_type("law?").kind == "other"
+
+
+def test_an_alternative_question_is_a_choice_not_a_yes_or_no() -> None:
+    # a newcomer's "Were more laptops or more blankets delivered?" was typed yes/no and not found
+    assert question_type("Were more laptops or more blankets delivered?").options == ("laptops", "blankets")
+    assert question_type("Did they deliver more laptops or more blankets?").options == ("laptops", "blankets")
+    assert question_type("Are there more bottles of water or laptops?").options == ("bottles of water", "laptops")
+    # none of these is one: no count compared, or no "more" between the auxiliary and the options
+    for question in ("Is parallax more pronounced with nearby stars or with distant stars?",
+                     "Is there a cap or a limit on liability?", "Are there more than two parties?"):
+        assert question_type(question).kind == "yesno", question
 
 
 LAVATERA = ("Lavatera. Lavatera is a genus of about 25 species of flowering plants in the family Malvaceae, native "

@@ -48,6 +48,16 @@ _CHOICE = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?)\s*,?\s+or\s+(?:the\s+)?
 # "born first: Ulf Merbold or Mirosław Hermaszewski?", "more species: Lavatera or Oplismenus?": a terse stem, a colon,
 # two options
 _TERSE_CHOICE = re.compile(r"^[^,:?]{1,60}:\s*[^:?]+?\s+or\s+[^:?]+\?\s*$", re.I)
+# an alternative question, not a yes/no one: "Were more laptops or more blankets delivered?", "Are there more
+# bottles of water or laptops?" (its answer is one of the two)
+# ("Is parallax more pronounced with nearby stars or with distant stars?" compares no counts: a subject before
+# "more" is a pronoun or "there", with its verb: "Did they deliver more laptops or more blankets?")
+ALTERNATIVE = re.compile(r"^(?:were|was|are|is|did|do|does|has|have|had)\s+"
+                         r"(?:(?:there|they|we|you|he|she|it|i)\s+(?:[a-z]+\s+)?)?(?P<cmp>more|fewer|less)\s+"
+                         r"(?P<a>[^,?]+?)\s+or\s+(?:(?:more|fewer|less)\s+)?(?P<b>[^,?]+?)\s*\?\s*$", re.I)
+# a participle that ends an alternative question's second option ("... or more blankets delivered?")
+_LAST_PARTICIPLE = re.compile(r"\s+(?:\w+ed|sold|made|built|given|taken|written|shown|seen|found|bought|paid|sent|"
+                              r"won|lost|held|grown|drawn|produced)$", re.I)
 # "Which band, Letters to Cleo or Screaming Trees, had more members?"
 _CHOICE_MID = re.compile(r"^[^,]+,\s*(?:the\s+)?(?P<a>[^,:?]+?)\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)\s*,\s*\w", re.I)
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -87,6 +97,11 @@ def question_type(question: str) -> QuestionType:
     m = _CHOICE.search(q) or _CHOICE_MID.search(q)
     if m and (_WH_START.match(q) or _YESNO.match(q) or _TERSE_CHOICE.match(q)):
         a, b = m.group("a").strip(" \"'"), m.group("b").strip(" \"'")
+        if a and b and a.lower() != b.lower() and len(a) < 80 and len(b) < 80:
+            return QuestionType("choice", (a, b))
+    alternative = ALTERNATIVE.match(q)
+    if alternative:
+        a, b = alternative.group("a").strip(), _LAST_PARTICIPLE.sub("", alternative.group("b").strip())
         if a and b and a.lower() != b.lower() and len(a) < 80 and len(b) < 80:
             return QuestionType("choice", (a, b))
     if _YESNO.match(q) and not _WH_START.match(q):

@@ -23,7 +23,7 @@ from typing import Literal
 from assistant.documents.chunk import sentence_spans
 from assistant.text.dates import dates_in
 from assistant.ttrag.passages import sentence_spans_across_lines
-from assistant.ttrag.qtype import question_type
+from assistant.ttrag.qtype import ALTERNATIVE, question_type
 
 Measure = Literal["date", "count"]
 
@@ -124,6 +124,9 @@ def parse(question: str) -> Comparison | None:
     first = _FIRST_TO.search(stem)
     if first and (event := _event(first.group("event"))):
         return Comparison(options, "date", first.group("end").lower() in ("last", "latest"), event=event)
+    if all(is_item(o) for o in options) and (m := ALTERNATIVE.match(question.strip())):
+        # "Were more laptops or more blankets delivered?": which of the two things counts more
+        return Comparison(options, "count", not re.fullmatch(_FEWER, m.group("cmp"), re.I))
     if all(is_item(o) for o in options) and (m := re.search(rf"\b({_MORE}|{_FEWER})(?:\s+of)?\s*$", stem, re.I)):
         # "Which were fewer, laptops or bottles of water?": the things themselves are counted
         return Comparison(options, "count", not re.fullmatch(_FEWER, m.group(1), re.I))
