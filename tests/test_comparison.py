@@ -84,11 +84,20 @@ OPLISMENUS = ("Oplismenus. Oplismenus is a small genus of annual or perennial gr
               "subspecies are accepted.")
 
 
+def _decided(question: str, passages: list[str]) -> comparison.Decided:
+    """The decision on ``question`` from ``passages``; the test fails where it is parsed as no comparison or
+    decided by nothing."""
+    asked = comparison.parse(question)
+    assert asked is not None, question
+    decided = comparison.decide(asked, passages)
+    assert decided is not None, question
+    return decided
+
+
 def test_counts_are_read_from_the_paragraph_about_each_option() -> None:
-    asked = comparison.parse("In which genus number of species are more, Lavatera or Oplismenus?")
-    assert asked is not None
-    decided = comparison.decide(asked, [LAVATERA, "Tinplate. A distractor of 900 species.", OPLISMENUS])
-    assert decided is not None and decided.winner == "Oplismenus"
+    decided = _decided("In which genus number of species are more, Lavatera or Oplismenus?",
+                       [LAVATERA, "Tinplate. A distractor of 900 species.", OPLISMENUS])
+    assert decided.winner == "Oplismenus"
     assert (decided.won.number, decided.won.passage, decided.won.figure) == (100, 2, "100 described species")
     assert (decided.lost.number, decided.lost.figure) == (25, "25 species")
     assert comparison.sentence(decided, 1, 2) == \
@@ -110,20 +119,16 @@ def test_dates_of_birth_and_death_are_told_apart() -> None:
     # a year followed by a comma ("born 1943, Chicago") is a year
     andersen = "Thom Andersen. Thom Andersen (born 1943, Chicago) is a filmmaker."
     zanussi = "Krzysztof Zanussi. Krzysztof Zanussi, (born 17 June 1939) is a Polish film director."
-    first = comparison.parse("Who was born first, Krzysztof Zanussi or Thom Andersen?")
-    assert first is not None
-    decided = comparison.decide(first, [andersen, zanussi])
-    assert decided is not None and decided.winner == "Krzysztof Zanussi" and decided.lost.figure == "1943"
+    decided = _decided("Who was born first, Krzysztof Zanussi or Thom Andersen?", [andersen, zanussi])
+    assert decided.winner == "Krzysztof Zanussi" and decided.lost.figure == "1943"
 
 
 def test_an_event_is_dated_by_the_year_after_its_word_in_the_same_paragraph() -> None:
     wavves = ("Wavves. Wavves is an American rock band based in San Diego, California.  Formed in 2008 by "
               "singer-songwriter Nathan Williams (born June 12, 1986), the band also features Alex Gates.")
     social = "Social Code. Social Code was a Canadian alternative rock group formed in 1999 in St. Albert."
-    asked = comparison.parse("Which band was formed first, Wavves or Social Code?")
-    assert asked is not None
-    decided = comparison.decide(asked, [wavves, social])
-    assert decided is not None and decided.winner == "Social Code" and decided.lost.figure == "2008"
+    decided = _decided("Which band was formed first, Wavves or Social Code?", [wavves, social])
+    assert decided.winner == "Social Code" and decided.lost.figure == "2008"
 
 
 def test_a_one_word_name_is_named_as_the_question_writes_it() -> None:
@@ -250,10 +255,7 @@ def test_a_comparison_asked_in_another_language_is_decided_as_translated_and_ans
 
 def test_things_counted_are_compared_by_the_number_before_them() -> None:
     memo = "There were 20,000 bottles of water, 10,000 blankets, and 200 laptops delivered on January 23,\n2023."
-    asked = comparison.parse("Which were fewer, laptops or bottles of water?")
-    assert asked is not None
-    decided = comparison.decide(asked, [memo])
-    assert decided is not None
+    decided = _decided("Which were fewer, laptops or bottles of water?", [memo])
     assert comparison.sentence(decided, 1, 1) == "Laptops: 200 laptops [1], against 20,000 bottles of water [1]."
     # the count of each thing for the compared noun ("100 epochs for small datasets")
     setup = ("We trained\nthe question and passage encoders for up to 40\nepochs for large datasets (NQ, TriviaQA, "

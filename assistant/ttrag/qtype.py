@@ -88,6 +88,13 @@ class QuestionType:
     options: tuple[str, ...] = ()
 
 
+def _choice(a: str, b: str) -> QuestionType | None:
+    """A choice between options ``a`` and ``b``, or None when they are no two options (empty, the same, or over
+    80 characters: a clause, not a name)."""
+    return QuestionType("choice", (a, b)) if a and b and a.lower() != b.lower() and len(a) < 80 and len(b) < 80 \
+        else None
+
+
 def question_type(question: str) -> QuestionType:
     """Classify ``question`` by its wording (English). Unknown wording gives ``other`` (no constraint). A yes/no
     question joined to a wh-question ("Does it renew, and how much notice stops it?") is classified by the
@@ -96,14 +103,14 @@ def question_type(question: str) -> QuestionType:
     q = question.strip()
     m = _CHOICE.search(q) or _CHOICE_MID.search(q)
     if m and (_WH_START.match(q) or _YESNO.match(q) or _TERSE_CHOICE.match(q)):
-        a, b = m.group("a").strip(" \"'"), m.group("b").strip(" \"'")
-        if a and b and a.lower() != b.lower() and len(a) < 80 and len(b) < 80:
-            return QuestionType("choice", (a, b))
+        choice = _choice(m.group("a").strip(" \"'"), m.group("b").strip(" \"'"))
+        if choice is not None:
+            return choice
     alternative = ALTERNATIVE.match(q)
     if alternative:
-        a, b = alternative.group("a").strip(), _LAST_PARTICIPLE.sub("", alternative.group("b").strip())
-        if a and b and a.lower() != b.lower() and len(a) < 80 and len(b) < 80:
-            return QuestionType("choice", (a, b))
+        choice = _choice(alternative.group("a").strip(), _LAST_PARTICIPLE.sub("", alternative.group("b").strip()))
+        if choice is not None:
+            return choice
     if _YESNO.match(q) and not _WH_START.match(q):
         then = _THEN_WH.search(q)
         return question_type(q[then.end():]) if then else QuestionType("yesno")

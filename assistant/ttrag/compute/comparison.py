@@ -56,6 +56,7 @@ _NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six se
                                              "twenty".split())}
 _NUMBER = re.compile(r"(?<![\w.,])(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) +
                      r")(?:\s+(?P<scale>thousand|million|billion))?(?![\w,]|\.\d)", re.I)
+_NUMBER_UNNAMED = re.sub(r"\(\?P<\w+>", "(?:", _NUMBER.pattern)  # the same, its groups unnamed (inside other patterns)
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _BORN = re.compile(r"\bborn\b|\(\s*b\.\s", re.I)
 _DIED = re.compile(r"\b(?:died|death)\b", re.I)
@@ -124,12 +125,11 @@ def parse(question: str) -> Comparison | None:
     first = _FIRST_TO.search(stem)
     if first and (event := _event(first.group("event"))):
         return Comparison(options, "date", first.group("end").lower() in ("last", "latest"), event=event)
-    if all(is_item(o) for o in options) and (m := ALTERNATIVE.match(question.strip())):
-        # "Were more laptops or more blankets delivered?": which of the two things counts more
-        return Comparison(options, "count", not re.fullmatch(_FEWER, m.group("cmp"), re.I))
-    if all(is_item(o) for o in options) and (m := re.search(rf"\b({_MORE}|{_FEWER})(?:\s+of)?\s*$", stem, re.I)):
-        # "Which were fewer, laptops or bottles of water?": the things themselves are counted
-        return Comparison(options, "count", not re.fullmatch(_FEWER, m.group(1), re.I))
+    if all(is_item(o) for o in options):  # the things themselves are counted: "Were more laptops or more blankets
+        # delivered?", "Which were fewer, laptops or bottles of water?"
+        m = ALTERNATIVE.match(question.strip()) or re.search(rf"\b(?P<cmp>{_MORE}|{_FEWER})(?:\s+of)?\s*$", stem, re.I)
+        if m:
+            return Comparison(options, "count", not re.fullmatch(_FEWER, m.group("cmp"), re.I))
     m = _COUNT.search(stem) or _COUNT_AFTER.search(stem)
     if m:
         words = re.findall(r"[a-z][\w'’-]*|\d+", m.group("noun").lower())
@@ -276,12 +276,17 @@ def _date_value(sentence: str, event: str, *, cued: bool = False) -> tuple[float
     return None if cued else value(0)
 
 
+def _singular(word: str) -> str:
+    """``word`` less a plural's final "s" ("species" -> "specie", "laptops" -> "laptop"; "bus" as it is): the stem
+    a pattern matches either number by."""
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
 def _count_value(sentence: str, noun: str) -> tuple[float, int, int] | None:
     """(count, start, end) of the ``noun`` ``sentence`` counts, the span running from the number to the noun: a
     number up to three words before the noun ("about 25 species", "five studio albums") or up to five after it
     ("a population of 24,256,800")."""
-    stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
-    for m in re.finditer(rf"\b{re.escape(stem)}\w*", sentence, re.I):
+    for m in re.finditer(rf"\b{re.escape(_singular(noun))}\w*", sentence, re.I):
         before = sentence[max(0, m.start() - 40):m.start()]
         near = list(_NUMBER.finditer(before))
         if near and len(before[near[-1].end():].split()) <= 3:
@@ -312,7 +317,7 @@ def _item_pattern(option: str) -> str:
     """A pattern of ``option``'s words (its article aside), each noun singular or plural ("laptop" for
     "laptops", "bottles of water")."""
     words = [w for w in re.findall(r"[\w'’-]+", option) if w not in ("the", "a", "an")]
-    parts = [re.escape(w[:-1] if w.endswith("s") and len(w) > 3 else w) + "(?:s|es)?" for w in words]
+    parts = [re.escape(_singular(w)) + "(?:s|es)?" for w in words]
     return r"\s+".join(parts)
 
 
@@ -323,11 +328,10 @@ def _item_value(comparison: Comparison, option: str, passages: Sequence[str]) ->
     the passages state different counts for it (a second delivery: which count the question means is the
     reader's to say)."""
     item = _item_pattern(option)
-    nouns = "|".join(re.escape(n[:-1] if n.endswith("s") and len(n) > 3 else n) for n in comparison.nouns)
-    number = re.sub(r"\(\?P<\w+>", "(?:", _NUMBER.pattern)  # the number, its groups unnamed
-    shapes = [rf"{number}\s+(?:[a-z][\w-]*\s+){{0,2}}?{item}\b"]
+    nouns = "|".join(re.escape(_singular(n)) for n in comparison.nouns)
+    shapes = [rf"{_NUMBER_UNNAMED}\s+(?:[a-z][\w-]*\s+){{0,2}}?{item}\b"]
     if nouns:
-        shapes.append(rf"{number}\s+(?:{nouns})\w*\s+(?:for|of|in|on|with|per)\s+(?:the\s+)?{item}\b")
+        shapes.append(rf"{_NUMBER_UNNAMED}\s+(?:{nouns})\w*\s+(?:for|of|in|on|with|per)\s+(?:the\s+)?{item}\b")
     found: list[Value] = []
     for i, text in enumerate(passages):
         for start, end in sentence_spans_across_lines(text):  # a PDF's line ends inside "100\nepochs for small"

@@ -219,20 +219,20 @@ def _write_points(generator: Generator, passages: Sequence[Chunk],
     return out, fit
 
 
+_COMPLETION_CHARS = 120  # characters of the line that completes a point ending in a colon, at most
+
+
 def _completed(statement: str, passages: Sequence[Chunk]) -> str:
     """A ``statement`` that ends in a colon, completed by the line that follows it where a cited passage
     states it (a web address, a short list: at most :data:`_COMPLETION_CHARS` characters); '' (no statement)
     when none does: a point that stops at "available at" states nothing."""
-    words = statement.rstrip(":").split()
-    pattern = r"\s+".join(re.escape(w) for w in words) + r"\s*:[ \t]*\n?[ \t]*(\S[^\n]*)"
+    said = statement.rstrip(":").rstrip()
+    pattern = r"\s+".join(re.escape(w) for w in said.split()) + r"\s*:[ \t]*\n?[ \t]*(\S[^\n]*)"
     for c in passages:
         m = re.search(pattern, c.text, re.I)
         if m and len(m.group(1).strip()) <= _COMPLETION_CHARS:
-            return f"{statement.rstrip(':').rstrip()}: {m.group(1).strip()}"
+            return f"{said}: {m.group(1).strip()}"
     return ""
-
-
-_COMPLETION_CHARS = 120
 
 
 def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, embedder: Embedder | None = None,
