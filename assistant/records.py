@@ -31,11 +31,14 @@ def source_name(source: str) -> str:
 
 @dataclass(frozen=True)
 class Segment:
-    """A run of extracted text with its location: ``page`` is 1-based (None when the format has none)."""
+    """A run of extracted text with its location: ``page`` is 1-based (None when the format has none).
+    ``heading`` is what each chunk of the segment is read under, where its text cannot say it (a wide sheet
+    row's number and key: ``orders row 7: ACME-0042``); '' when none."""
 
     text: str
     page: int | None = None
     section: str | None = None
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,12 +68,18 @@ class Document:
         i = bisect.bisect_right(self.offsets, offset) - 1
         return " ".join((self.segments[i].section or "").split()) if i >= 0 else ""
 
+    def heading_at(self, offset: int) -> str:
+        """The :attr:`Segment.heading` of the segment holding character ``offset``; '' when it has none."""
+        i = bisect.bisect_right(self.offsets, offset) - 1
+        return self.segments[i].heading if i >= 0 else ""
+
 
 @dataclass(frozen=True)
 class Chunk:
     """~200-token piece of a document. ``start``/``end`` are character offsets in the document text;
     ``heading`` is the path of the Markdown section the chunk lies in ("Article 7 - Payment Terms > 7.3 Late
-    Payment Interest"), less a title the chunk starts with; '' when there is none."""
+    Payment Interest"), less a title the chunk starts with, else its segment's :attr:`Segment.heading`; '' when
+    there is none."""
 
     id: int
     text: str

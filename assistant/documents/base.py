@@ -218,7 +218,7 @@ def nested_segments(name: str, data: bytes, *, label: str = "attachment",
     finally:
         run.names.pop()
     for seg in segments:
-        yield Segment(text=seg.text, page=seg.page, section=f"{prefix} / {seg.section}" if seg.section else prefix)
+        yield replace(seg, section=f"{prefix} / {seg.section}" if seg.section else prefix)
 
 
 @dataclass(frozen=True)

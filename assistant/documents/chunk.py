@@ -82,7 +82,8 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
 
     Sentences are packed greedily; a paragraph break ends the chunk unless it is shorter than 1/8 of the
     budget (a heading or a one-liner joins the next paragraph); a sentence
-    longer than a chunk is cut at token boundaries. Chunks never cross a document. Ids run from
+    longer than a chunk is cut at token boundaries. Chunks never cross a document, nor the edge of a segment
+    with a :attr:`~assistant.records.Segment.heading` (a sheet's record is read alone). Ids run from
     ``first_id``. ``progress(done, total)`` counts sentences.
 
     Returns:
@@ -98,6 +99,10 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
 
     heading_at = set(headings[0])
     only_headings = True  # the current chunk holds nothing but heading lines so far
+    # a segment read under a heading of its own (a sheet's record) starts a chunk, and so does the one after it
+    starts = [at for i, (seg, at) in enumerate(zip(doc.segments, doc.offsets, strict=True))
+              if i and seg.heading != doc.segments[i - 1].heading]
+    next_start = 0  # index into starts of the next segment boundary not yet passed
 
     def flush() -> None:
         nonlocal cur_start, cur_tokens, only_headings
@@ -115,7 +120,10 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
         new_paragraph = _PARAGRAPH.search(doc.text, prev_end, start) is not None
         prev_end = end
         is_heading = start in heading_at
-        if new_paragraph and (cur_tokens >= chunk_tokens // 8 or is_heading and not only_headings):
+        crossed = next_start < len(starts) and start >= starts[next_start]
+        while next_start < len(starts) and start >= starts[next_start]:
+            next_start += 1
+        if crossed or new_paragraph and (cur_tokens >= chunk_tokens // 8 or is_heading and not only_headings):
             flush()
         only_headings = only_headings and is_heading
         pieces = None
@@ -155,7 +163,7 @@ def _heading(headings: tuple[list[int], list[str], list[str]], at: int) -> str:
 
 def _make(doc: Document, cid: int, start: int, end: int, n_tokens: int, heading: str = "") -> Chunk:
     return Chunk(id=cid, text=doc.text[start:end], source=doc.source, start=start, end=end,
-                 page=doc.page_at(start), n_tokens=n_tokens, heading=heading)
+                 page=doc.page_at(start), n_tokens=n_tokens, heading=heading or doc.heading_at(start))
 
 
 def _sentence_lengths(text: str, spans: list[tuple[int, int]], tokenizer: Any,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from assistant.documents.base import (
@@ -97,7 +98,7 @@ def _message_parts(message: Message, source: str, label: str | None = None) -> I
         prefix = f"attachment: {att.filename} / "
         for seg in nested_segments(att.filename, readable_data(att), content_type=att.content_type):
             if seg.section and seg.section.startswith(prefix) and seg.section[len(prefix):].startswith(_OWN_SECTIONS):
-                seg = Segment(text=seg.text, page=seg.page, section=seg.section[len(prefix):])
+                seg = replace(seg, section=seg.section[len(prefix):])
             yield seg
 
 

@@ -1,7 +1,8 @@
 """Spreadsheets: CSV/TSV (stdlib ``csv``) and XLSX (openpyxl, read-only, cached formula values).
 
 Rows come in blocks of :data:`ROWS_PER_SEGMENT`, cells joined by `` | ``, with the sheet and row range
-as the section (``Sheet1 rows 1-50``) so an answer can cite where a number came from.
+as the section (``Sheet1 rows 1-50``) so an answer can cite where a number came from; a row too wide for one
+chunk is read as a record of its own, each cell named by its column (:func:`row_blocks`).
 
 XLSX trusts the cells, never the stored summaries: the sheet's declared ``<dimension>`` is ignored (a
 wrong one would hide rows and columns), and a formula whose value was never computed (a file written
@@ -30,6 +31,10 @@ from assistant.errors import InputError
 from assistant.records import Segment
 
 ROWS_PER_SEGMENT = 50
+# A row longer than this (about 200 tokens, one chunk) is read as its own record: see row_blocks.
+WIDE_ROW_CHARS = 800
+_KEY_CHARS = 80
+_NUMBER = re.compile(r"[-+(]?[$€£]?\d[\d,.' ]*%?\)?")
 _OPENPYXL_SUFFIXES = (".xlsx", ".xlsm", ".xltx", ".xltm")
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 NOT_COMPUTED = "(formula; value not computed)"
@@ -50,24 +55,59 @@ def _cell(value: object) -> str:
 
 
 def row_blocks(rows: Iterable[Iterable[object]], sheet: str) -> Iterator[Segment]:
-    """Rows (1-based, blank rows skipped) as segments of up to ROWS_PER_SEGMENT rows."""
+    """Rows (1-based, blank rows skipped) as segments of up to ROWS_PER_SEGMENT rows, cells joined by `` | ``.
+
+    A row longer than :data:`WIDE_ROW_CHARS` under a header row (:func:`_header`) is a segment of its own
+    (``orders row 7``), a cell a line named by its column ("Governing Law: Virginia"; empty cells left out), and
+    read under its number and first cell (:attr:`~assistant.records.Segment.heading`): such a row fills
+    several chunks, and a chunk of "... | Virginia | ..." says neither what the value is nor whose it is (over
+    a sheet of 100 contracts' labels a governing-law answer was stitched from two other rows).
+    """
     lines: list[str] = []
     first = last = 0
+    header: list[str] | None = None
     for number, row in enumerate(rows, start=1):
         cells = [_cell(v) for v in row]
         while cells and not cells[-1]:
             cells.pop()
         if not cells:
             continue
+        line = " | ".join(cells)
+        if header is None:
+            header = _header(cells)
+        elif header and len(line) > WIDE_ROW_CHARS:
+            if lines:
+                yield Segment(text="\n".join(lines), section=f"{sheet} rows {first}-{last}")
+                lines = []
+            section = f"{sheet} row {number}"
+            key = next(c for c in cells if c)
+            key = key if len(key) <= _KEY_CHARS else key[:_KEY_CHARS - 1] + "…"
+            yield Segment(text="\n\n".join(f"{_column(header, i)}: {c}" for i, c in enumerate(cells) if c),
+                          section=section, heading=f"{section}: {' '.join(key.split())}")
+            continue
         if not lines:
             first = number
-        lines.append(" | ".join(cells))
+        lines.append(line)
         last = number
         if len(lines) == ROWS_PER_SEGMENT:
             yield Segment(text="\n".join(lines), section=f"{sheet} rows {first}-{last}")
             lines = []
     if lines:
         yield Segment(text="\n".join(lines), section=f"{sheet} rows {first}-{last}")
+
+
+def _header(cells: list[str]) -> list[str]:
+    """``cells`` when they are a header row (two or more filled, none a number), else []."""
+    filled = [c for c in cells if c]
+    if len(filled) < 2 or any(_NUMBER.fullmatch(c) for c in filled):
+        return []
+    return cells
+
+
+def _column(header: list[str], i: int) -> str:
+    """The name of column ``i`` (0-based): its header, else "column 3"."""
+    name = " ".join(header[i].split()) if i < len(header) else ""
+    return name or f"column {i + 1}"
 
 
 def encrypted_office(path: Path) -> bool:

@@ -105,7 +105,9 @@ def coverage(question: str, chunks: Sequence[Chunk], equivalents: Sequence[tuple
     (:mod:`assistant.ttrag.aliases`). A named party is the setting of the question, not its topic: the
     share counts the question's other key terms ("CO2" in "What were Calder's total CO2 emissions?", which
     a passage about "the Supplier" does not make covered). When the parties are all it names ("Who is
-    Norhaven's contract manager?"), a party counts as found where the chunks use its term ("the Buyer").
+    Norhaven's contract manager?"), a party counts as found where the chunks use its term ("the Buyer"). A
+    name without a term is that of the records the chunks were searched in (:mod:`assistant.ttrag.scope`):
+    found, as the record holds it.
     """
     keys = key_terms(question)
     if not keys:
@@ -118,7 +120,7 @@ def coverage(question: str, chunks: Sequence[Chunk], equivalents: Sequence[tuple
         keys = keys - parties
     else:
         for name, term in equivalents:
-            if terms(term) and terms(term) <= seen:
+            if not term or terms(term) <= seen:
                 seen |= terms(name)
     return len(keys & seen) / len(keys)
 

@@ -35,7 +35,18 @@ from assistant.records import (
     source_name,
 )
 from assistant.text.language import classify, language_name, question_language
-from assistant.ttrag import aliases, conditional, dated, decision, evidence, opening_route, passages, prefilter, router
+from assistant.ttrag import (
+    aliases,
+    conditional,
+    dated,
+    decision,
+    evidence,
+    opening_route,
+    passages,
+    prefilter,
+    router,
+    scope,
+)
 from assistant.ttrag.compute import comparison, counting, needle, summarize
 from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
 from assistant.ttrag.compute.summarize import pointcheck, points
@@ -325,16 +336,25 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     # "Norhaven" in the question is found where the passages say "the Buyer" (the grounding's coverage)
     equivalents = [(t.name, t.term) for t in aliases.named_in(searched, ctx.terms)]
     documents = {d.source: d for d in ctx.documents} if len(ctx.documents) > 1 else {}
+    # "Governing law of the Gunston Consulting agreement?" over a sheet of contracts' rows: the row naming Gunston
+    scoped = scope.named(f"{question} {searched}", ctx.documents, ctx.chunks)
+    named = scoped.chunks if scoped is not None else None
+    if scoped is not None:  # the records chosen by their names are searched with the rest of the question,
+        # and their names are the question's setting, as a party's are: a cell need not repeat them
+        search = scoped.query(search)
+        equivalents = [*equivalents, (" ".join(sorted(scoped.names)), "")]
+        run.note("scope", chunks=sorted(scoped.chunks), names=sorted(scoped.names))
     with run.stage("prefilter"):
         original = prefilter.prefilter(ctx, search, models.embedder, shortlist=opts.shortlist,
-                                       fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)
+                                       fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried, within=named)
     run.note("prefilter", query=search, hits=_hits_view(original),
              **({"carried": list(carried)} if carried else {}))
     if asked.translated:  # a loose translation ("Recht" as "rights") must not lose what the question names: the
         # question as asked searches too, and its candidates join the translation's for the re-ranker
         with run.stage("prefilter"):
-            own = prefilter.prefilter(ctx, question, models.embedder, shortlist=opts.shortlist, fusion=opts.fusion,
-                                      top_k=opts.prefilter_top_k)
+            own = prefilter.prefilter(ctx, scoped.query(question) if scoped else question, models.embedder,
+                                      shortlist=opts.shortlist, fusion=opts.fusion,
+                                      top_k=opts.prefilter_top_k, within=named)
         ids = {h.chunk.id for h in original}
         original = original + [h for h in own if h.chunk.id not in ids]
         run.note("prefilter", query=question, hits=_hits_view(own), as_asked=True)
@@ -366,7 +386,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
                 run.note("point_search", point=point.label)
                 with run.stage("prefilter"):
                     original = prefilter.prefilter(ctx, point.search, models.embedder, shortlist=opts.shortlist,
-                                                   fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried)
+                                                   fusion=opts.fusion, top_k=opts.prefilter_top_k, also=carried,
+                                                   within=named)
                 run.note("prefilter", query=point.search, hits=_hits_view(original))
                 candidates, query = original, point.search
                 ranked = _rerank(ctx, query, candidates, models, opts, run)
@@ -410,10 +431,11 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         seen.add(new_query.strip().lower())
         rewrites.append(new_query)
         query = aliases.search_query(new_query, ctx.terms)
+        query = scoped.query(query) if scoped is not None else query
         if opts.rewrite_prefilter:
             with run.stage("prefilter"):
                 fresh = prefilter.prefilter(ctx, query, models.embedder, shortlist=opts.shortlist,
-                                            fusion=opts.fusion, top_k=opts.prefilter_top_k)
+                                            fusion=opts.fusion, top_k=opts.prefilter_top_k, within=named)
             # keep the original candidates in play: the rewrite adds, it does not replace
             ids = {h.chunk.id for h in fresh}
             candidates = fresh + [h for h in original if h.chunk.id not in ids]

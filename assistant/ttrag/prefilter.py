@@ -48,7 +48,8 @@ def chunk_embeddings(ctx: Context, ids: list[int], embedder: Embedder) -> np.nda
 
 
 def prefilter(ctx: Context, query: str, embedder: Embedder | None, *, shortlist: int = 20,
-              fusion: str = "rrf", top_k: int = 10, also: Sequence[int] = ()) -> list[Hit]:
+              fusion: str = "rrf", top_k: int = 10, also: Sequence[int] = (),
+              within: frozenset[int] | None = None) -> list[Hit]:
     """The ``top_k`` candidate chunks for ``query``, best first.
 
     Args:
@@ -61,12 +62,18 @@ def prefilter(ctx: Context, query: str, embedder: Embedder | None, *, shortlist:
         top_k: chunks returned.
         also: chunk ids added to the short list after the BM25 hits (e.g. the passages that answered the
             previous question of a conversation); they are ranked with the rest, not forced into the top k.
+        within: the only chunk ids searched (the records the question names, :mod:`assistant.ttrag.scope`);
+            None searches all.
 
     Returns:
         Hits with ``scores`` holding ``bm25``, ``dense`` and ``prefilter`` (the fused score).
     """
     want = max(shortlist, top_k)
-    lexical = _pad(ctx, bm25_search(ctx, query, want), want)
+    if within is not None:
+        scored = dict(bm25_search(ctx, query, len(ctx.chunks)))
+        lexical = sorted(((i, scored.get(i, 0.0)) for i in within), key=lambda h: -h[1])[:want]
+    else:
+        lexical = _pad(ctx, bm25_search(ctx, query, want), want)
     listed = {i for i, _ in lexical}
     lexical += [(i, 0.0) for i in dict.fromkeys(also) if i not in listed and 0 <= i < len(ctx.chunks)]
     if fusion == "bm25" or embedder is None:

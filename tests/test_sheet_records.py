@@ -1,0 +1,87 @@
+"""A sheet of wide rows is a table of records: each row read alone, each cell named by its column, and a question
+that names one record searched in it (a newcomer's governing-law question over CUAD's master_clauses.csv was
+answered from two other contracts' rows)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+from conftest import ScriptedGenerator
+
+from assistant.documents import extract
+from assistant.models.base import GenerationRequest
+from assistant.ttrag.context import build_context
+from assistant.ttrag.pipeline import Models, PipelineOptions, ask
+from assistant.ttrag.scope import named
+
+_CLAUSE = "This Agreement is governed by the laws of the State of {}, without regard to its conflict of laws rules. "
+_ROWS = [("ACME-LICENSE.PDF", "Acme Robotics, Inc. and Birchwood Labs LLC", "Delaware"),
+         ("GUNSTON-CONSULTING.PDF", "Gunston Consulting, LLC and Medalist Diversified REIT, Inc.", "Virginia"),
+         ("HARBOR-SUPPLY.PDF", "Harbor Foods Corp. and Quayside Logistics Ltd.", "Texas")]
+
+
+def _table(path: Path) -> Path:
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["Filename", "Parties", "Notice", "Governing Law", "Governing Law-Answer", "Warranty"])
+        for name, parties, law in _ROWS:
+            out.writerow([name, parties, "Notices are given in writing to the addresses below. " * 14,
+                          _CLAUSE.format(law), law, ""])
+        out.writerow(["SHORT.PDF", "A and B", "", "", "Ohio", ""])
+    return path
+
+
+def test_a_wide_row_is_a_record_of_named_cells_read_alone(tmp_path: Path, tokenizer: object) -> None:
+    doc = extract(_table(tmp_path / "labels.csv"))
+    assert [s.section for s in doc.segments] == ["labels rows 1-1", "labels row 2", "labels row 3", "labels row 4",
+                                                 "labels rows 5-5"]
+    row = doc.segments[2]
+    assert row.heading == "labels row 3: GUNSTON-CONSULTING.PDF"
+    assert "Governing Law-Answer: Virginia" in row.text.split("\n\n")
+    assert "Warranty" not in row.text  # an empty cell is no text
+    assert doc.segments[4].text == "SHORT.PDF | A and B |  |  | Ohio" and not doc.segments[4].heading
+    # the header row stays as it is written
+    assert doc.segments[0].text.startswith("Filename | Parties | Notice")
+    ctx = build_context([doc], tokenizer, chunk_tokens=60)
+    for chunk in ctx.chunks:  # no chunk holds two rows' cells, and each names its row
+        held = [seg for seg, at in zip(doc.segments, doc.offsets, strict=True)
+                if chunk.start < at + len(seg.text) and chunk.end > at]
+        assert len(held) == 1, chunk.text
+        assert chunk.heading == held[0].heading
+
+
+def test_a_question_naming_a_record_is_searched_in_it(tmp_path: Path, tokenizer: object) -> None:
+    doc = extract(_table(tmp_path / "labels.csv"))
+    ctx = build_context([doc], tokenizer, chunk_tokens=60)
+    scope = named("Governing law of the Gunston Consulting agreement?", ctx.documents, ctx.chunks)
+    assert scope is not None and scope.names == {"gunston", "consulting"}
+    assert {c.heading for c in ctx.chunks if c.id in scope.chunks} == {"labels row 3: GUNSTON-CONSULTING.PDF"}
+    assert scope.query("Governing law of the Gunston Consulting agreement?") == "Governing law of the agreement?"
+    # words every record holds name none; nor does a question naming nothing the records hold
+    assert named("Which law governs the agreement?", ctx.documents, ctx.chunks) is None
+    assert named("What does Zanzibar pay?", ctx.documents, ctx.chunks) is None
+
+
+def _reader(request: GenerationRequest) -> str:
+    """A reader that answers from the governing-law cell it is shown, as the bundled one did."""
+    for n, law in re.findall(r"\[(\d+)\][^\n]*?Governing Law-Answer: (\w+)", request.user):
+        return json.dumps({"found": True, "passage": int(n), "short_answer": law,
+                           "answer": f"The agreement is governed by the laws of {law}."})
+    return json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+
+
+def test_the_governing_law_of_a_named_contract_is_read_from_its_own_row(
+        data_root: Path, tokenizer: object, embedder: object, encoder: object) -> None:
+    # CUAD's label table, 100 contracts, 83 columns: "California" was answered from another consulting
+    # agreement's row; Gunston's row says Virginia
+    doc = extract(data_root / "cuad" / "master_clauses.csv")
+    ctx = build_context([doc], tokenizer)
+    gen = ScriptedGenerator(_reader)
+    for question in ("Governing law of the Gunston Consulting agreement?",
+                     "Which law governs the Medalist Diversified REIT consulting agreement?"):
+        answer = ask(ctx, question, Models(gen, embedder, encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
+        assert answer.found and "Virginia" in answer.text, question
+        assert all(s.section.startswith("master_clauses row 67: MEDALISTDIVERSIFIEDREIT") for s in answer.sources)
