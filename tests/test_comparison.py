@@ -253,6 +253,20 @@ def test_a_comparison_asked_in_another_language_is_decided_as_translated_and_ans
     assert counted.text == "Decken: 10.000 Decken [1], gegenüber 200 Laptops [1]."
 
 
+def test_a_translation_that_changes_the_event_is_not_decided_by_its_dates() -> None:
+    # "Wer ist früher gestorben, Bryce Courtenay oder Juan Carlos Onetti?" came back "Who was born earlier, ...?"
+    born = comparison.parse("Who was born earlier, Bryce Courtenay or Juan Carlos Onetti?")
+    died = comparison.parse("Who died earlier, Bryce Courtenay or Juan Carlos Onetti?")
+    assert born is not None and died is not None
+    assert not comparison.event_kept(born, "Wer ist früher gestorben, Bryce Courtenay oder Juan Carlos Onetti?")
+    assert comparison.event_kept(died, "Wer ist früher gestorben, Bryce Courtenay oder Juan Carlos Onetti?")
+    assert not comparison.event_kept(died, "Qui est né le premier, Bryce Courtenay ou Juan Carlos Onetti ?")
+    # a question naming no event of its own ("älter": the birth is what the translation dates) keeps it
+    assert comparison.event_kept(born, "Wer ist älter, Bryce Courtenay oder Juan Carlos Onetti?")
+    formed = comparison.parse("Which band was formed first, Hole or Blur?")
+    assert formed is not None and comparison.event_kept(formed, "Welche Band wurde zuerst gegründet, Hole oder Blur?")
+
+
 def test_things_counted_are_compared_by_the_number_before_them() -> None:
     memo = "There were 20,000 bottles of water, 10,000 blankets, and 200 laptops delivered on January 23,\n2023."
     decided = _decided("Which were fewer, laptops or bottles of water?", [memo])

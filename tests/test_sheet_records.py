@@ -40,7 +40,7 @@ def test_a_wide_row_is_a_record_of_named_cells_read_alone(tmp_path: Path, tokeni
                                                  "labels rows 5-5"]
     row = doc.segments[2]
     assert row.heading == "labels row 3: GUNSTON-CONSULTING.PDF"
-    assert "Governing Law-Answer: Virginia" in row.text.split("\n\n")
+    assert "Governing Law-Answer: Virginia" in row.text.splitlines()
     assert "Warranty" not in row.text  # an empty cell is no text
     assert doc.segments[4].text == "SHORT.PDF | A and B |  |  | Ohio" and not doc.segments[4].heading
     # the header row stays as it is written
@@ -58,6 +58,7 @@ def test_a_question_naming_a_record_is_searched_in_it(tmp_path: Path, tokenizer:
     ctx = build_context([doc], tokenizer, chunk_tokens=60)
     scope = named("Governing law of the Gunston Consulting agreement?", ctx.documents, ctx.chunks)
     assert scope is not None and scope.names == {"gunston", "consulting"}
+    assert {"gunston", "consulting", "governing", "law"} <= scope.held  # the record's words: covered
     assert {c.heading for c in ctx.chunks if c.id in scope.chunks} == {"labels row 3: GUNSTON-CONSULTING.PDF"}
     assert scope.query("Governing law of the Gunston Consulting agreement?") == "Governing law of the agreement?"
     # words every record holds name none; nor does a question naming nothing the records hold
@@ -67,9 +68,11 @@ def test_a_question_naming_a_record_is_searched_in_it(tmp_path: Path, tokenizer:
 
 def _reader(request: GenerationRequest) -> str:
     """A reader that answers from the governing-law cell it is shown, as the bundled one did."""
-    for n, law in re.findall(r"\[(\d+)\][^\n]*?Governing Law-Answer: (\w+)", request.user):
-        return json.dumps({"found": True, "passage": int(n), "short_answer": law,
-                           "answer": f"The agreement is governed by the laws of {law}."})
+    for n, passage in re.findall(r"^\[(\d+)\](.*?)(?=^\[\d+\]|</passages>)", request.user, re.M | re.S):
+        law = re.search(r"Governing Law-Answer: (\w+)", passage)
+        if law:
+            return json.dumps({"found": True, "passage": int(n), "short_answer": law[1],
+                               "answer": f"The agreement is governed by the laws of {law[1]}."})
     return json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
 
 

@@ -82,7 +82,7 @@ def row_blocks(rows: Iterable[Iterable[object]], sheet: str) -> Iterator[Segment
             section = f"{sheet} row {number}"
             key = next(c for c in cells if c)
             key = key if len(key) <= _KEY_CHARS else key[:_KEY_CHARS - 1] + "…"
-            yield Segment(text="\n\n".join(f"{_column(header, i)}: {c}" for i, c in enumerate(cells) if c),
+            yield Segment(text="\n".join(f"{_column(header, i)}: {c}" for i, c in enumerate(cells) if c),
                           section=section, heading=f"{section}: {' '.join(key.split())}")
             continue
         if not lines:

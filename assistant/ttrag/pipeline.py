@@ -339,10 +339,12 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     # "Governing law of the Gunston Consulting agreement?" over a sheet of contracts' rows: the row naming Gunston
     scoped = scope.named(f"{question} {searched}", ctx.documents, ctx.chunks)
     named = scoped.chunks if scoped is not None else None
-    if scoped is not None:  # the records chosen by their names are searched with the rest of the question,
-        # and their names are the question's setting, as a party's are: a cell need not repeat them
-        search = scoped.query(search)
-        equivalents = [*equivalents, (" ".join(sorted(scoped.names)), "")]
+    if scoped is not None:  # the records chosen by their names are searched with the rest of the question, not
+        # with the parties' defined terms ("(the VIP)": a term naming the record stands in every cell of it); their
+        # names, and every word of the question the records hold, are its setting, as a party's are: a cell need
+        # not repeat them
+        search = search_as or scoped.query(searched)
+        equivalents = [*equivalents, (" ".join(sorted(scoped.held)), "")]
         run.note("scope", chunks=sorted(scoped.chunks), names=sorted(scoped.names))
     with run.stage("prefilter"):
         original = prefilter.prefilter(ctx, search, models.embedder, shortlist=opts.shortlist,
@@ -371,7 +373,8 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     # ("Decken oder Laptops" -> "blankets or laptops": their counts are read where the text states them)
     compared = comparison.parse(searched) if "comparison" not in opts.answer_rules_off and not search_as else None
     if compared is not None and asked.translated and not all(comparison.is_item(o) for o in compared.options) and \
-            not all(o.lower() in question.lower() for o in compared.options):
+            (not all(o.lower() in question.lower() for o in compared.options) or
+             not comparison.event_kept(compared, question)):  # the translation changed the event: the reader reads
         compared = None
     for attempt in range(opts.max_rewrites + 1):
         ranked = _rerank(ctx, query, candidates, models, opts, run)
@@ -430,8 +433,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
         run.note("rewrite", query=new_query, attempt=attempt + 2, attempts=opts.max_rewrites + 1)
         seen.add(new_query.strip().lower())
         rewrites.append(new_query)
-        query = aliases.search_query(new_query, ctx.terms)
-        query = scoped.query(query) if scoped is not None else query
+        query = scoped.query(new_query) if scoped is not None else aliases.search_query(new_query, ctx.terms)
         if opts.rewrite_prefilter:
             with run.stage("prefilter"):
                 fresh = prefilter.prefilter(ctx, query, models.embedder, shortlist=opts.shortlist,

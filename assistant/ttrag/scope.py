@@ -49,11 +49,13 @@ def records(documents: Sequence[Document], chunks: Sequence[Chunk]) -> list[tupl
 
 @dataclass(frozen=True)
 class Scope:
-    """The ids of the chunks of the records a question names, and the words of the question that name them
-    (lower-case)."""
+    """The ids of the chunks of the records a question names, the words of the question that name them, and all
+    the question's words those records hold (lower-case; "inc" of "iBio Inc. governing law?" names no record,
+    a third of them hold it, but the one named does)."""
 
     chunks: frozenset[int]
     names: frozenset[str]
+    held: frozenset[str] = frozenset()
 
     def query(self, text: str) -> str:
         """``text`` without the words that name the records (any case), its white space made single."""
@@ -89,4 +91,5 @@ def named(question: str, documents: Sequence[Document], chunks: Sequence[Chunk])
     if len(chosen) > MAX_NAMED:
         return None
     return Scope(frozenset(c for i in chosen for c in table[i][1]),
-                 frozenset(w for w, ids in naming.items() if set(ids) & set(chosen)))
+                 frozenset(w for w, ids in naming.items() if set(ids) & set(chosen)),
+                 frozenset(w for w, ids in holding.items() if set(ids) & set(chosen)))

@@ -166,6 +166,25 @@ _EVENTS.update({w: w for w in ("opened", "built", "produced", "written", "fought
                                "elected", "discovered", "completed")})
 
 
+# The same events as a German or French question names them: a translation may change the event ("Wer ist früher
+# gestorben?" came back as "Who was born earlier?"), and a date compared for the wrong event decides wrongly.
+_ASKED_EVENTS = {
+    "born": re.compile(r"\bgeboren\b|\bGeburt|\bnée?s?\b|\bnaissance", re.I),
+    "died": re.compile(r"\bgestorben\b|\bstarb\b|\bverstorben\b|\bTod(?:es)?\b|\bmorte?s?\b|\bdécédée?s?\b"
+                       r"|\bdécès\b", re.I),
+    "formed": re.compile(r"\bgegründet\b|\bGründung|\bfondée?s?\b|\bfondation\b|\bcréée?s?\b", re.I),
+    "released": re.compile(r"\bveröffentlicht\b|\berschienen\b|\bherausgekommen\b|\bpubliée?s?\b|\bparue?s?\b"
+                           r"|\bsortie?s?\b", re.I),
+}
+
+
+def event_kept(compared: Comparison, asked: str) -> bool:
+    """False where ``asked`` (the question as written, German or French) names one of :data:`_ASKED_EVENTS` and
+    ``compared`` (parsed from its translation) dates another; True where it names none of them, or the same."""
+    named = {event for event, pattern in _ASKED_EVENTS.items() if pattern.search(asked)}
+    return not named or compared.event in named
+
+
 def _event(stem: str) -> str:
     """The event ``stem`` dates ("born", "died", "released" for "came out", "formed" for "founded", another verb
     as written), '' when none."""
