@@ -37,12 +37,14 @@ def _table(path: Path) -> Path:
 def test_a_wide_row_is_a_record_of_named_cells_read_alone(tmp_path: Path, tokenizer: object) -> None:
     doc = extract(_table(tmp_path / "labels.csv"))
     assert [s.section for s in doc.segments] == ["labels rows 1-1", "labels row 2", "labels row 3", "labels row 4",
-                                                 "labels rows 5-5"]
+                                                 "labels row 5"]
     row = doc.segments[2]
     assert row.heading == "labels row 3: GUNSTON-CONSULTING.PDF"
     assert "Governing Law-Answer: Virginia" in row.text.splitlines()
     assert "Warranty" not in row.text  # an empty cell is no text
-    assert doc.segments[4].text == "SHORT.PDF | A and B |  |  | Ohio" and not doc.segments[4].heading
+    # a short row among wide ones is a record too
+    assert doc.segments[4].text == "Filename: SHORT.PDF\nParties: A and B\nGoverning Law-Answer: Ohio"
+    assert doc.segments[4].heading == "labels row 5: SHORT.PDF"
     # the header row stays as it is written
     assert doc.segments[0].text.startswith("Filename | Parties | Notice")
     ctx = build_context([doc], tokenizer, chunk_tokens=60)
@@ -56,14 +58,43 @@ def test_a_wide_row_is_a_record_of_named_cells_read_alone(tmp_path: Path, tokeni
 def test_a_question_naming_a_record_is_searched_in_it(tmp_path: Path, tokenizer: object) -> None:
     doc = extract(_table(tmp_path / "labels.csv"))
     ctx = build_context([doc], tokenizer, chunk_tokens=60)
-    scope = named("Governing law of the Gunston Consulting agreement?", ctx.documents, ctx.chunks)
+    scope = named("Governing law of the Gunston Consulting agreement?", ctx)
     assert scope is not None and scope.names == {"gunston", "consulting"}
     assert {"gunston", "consulting", "governing", "law"} <= scope.held  # the record's words: covered
     assert {c.heading for c in ctx.chunks if c.id in scope.chunks} == {"labels row 3: GUNSTON-CONSULTING.PDF"}
     assert scope.query("Governing law of the Gunston Consulting agreement?") == "Governing law of the agreement?"
     # words every record holds name none; nor does a question naming nothing the records hold
-    assert named("Which law governs the agreement?", ctx.documents, ctx.chunks) is None
-    assert named("What does Zanzibar pay?", ctx.documents, ctx.chunks) is None
+    assert named("Which law governs the agreement?", ctx) is None
+    assert named("What does Zanzibar pay?", ctx) is None
+
+
+def test_a_customer_named_is_searched_in_each_of_its_records(tmp_path: Path, tokenizer: object) -> None:
+    # a newcomer's ticket export: "What error code did Cobalt Logistics get when logging in, and who rotated the
+    # certificate?" was searched in one of Cobalt's three tickets (the one whose words "rotated" and "certificate"
+    # are rare), and without those words
+    path = tmp_path / "tickets.csv"
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["id", "customer", "status", "description"])
+        for n, customer, text in [(1006, "Cobalt Logistics", "Login fails with error SAML-417. "),
+                                  (1007, "Harbor Yoga", "Exports stop early. "),
+                                  (1016, "Cobalt Logistics", "The printer jams; who rotated the toner? "),
+                                  (1017, "Evergreen Vets", "Import of 803 client records. "),
+                                  (1026, "Cobalt Logistics", "Invoice charged twice. ")]:
+            out.writerow([n, customer, "open", text + "More detail follows in the log we attached. " * 20])
+    doc = extract(path)
+    ctx = build_context([doc], tokenizer)
+    question = "What error code did Cobalt Logistics get when logging in, and who rotated the certificate?"
+    scope = named(question, ctx)
+    assert scope is not None and scope.names == {"cobalt", "logistics"}
+    assert {c.heading for c in ctx.chunks if c.id in scope.chunks} == {
+        "tickets row 2: 1006", "tickets row 4: 1016", "tickets row 6: 1026"}
+    assert scope.query(question) == "What error code did get when logging in, and who rotated the certificate?"
+    # the records' headings hold the words that named them: "consulting agreement" of a contract's file name
+    labels = build_context([extract(_table(tmp_path / "labels.csv"))], tokenizer)
+    gunston = named("Which law governs the Gunston consulting agreement?", labels)
+    assert gunston is not None and gunston.query("Which law governs the Gunston consulting agreement?") == \
+        "Which law governs the agreement?"
 
 
 def _reader(request: GenerationRequest) -> str:

@@ -57,43 +57,49 @@ def _cell(value: object) -> str:
 def row_blocks(rows: Iterable[Iterable[object]], sheet: str) -> Iterator[Segment]:
     """Rows (1-based, blank rows skipped) as segments of up to ROWS_PER_SEGMENT rows, cells joined by `` | ``.
 
-    A row longer than :data:`WIDE_ROW_CHARS` under a header row (:func:`_header`) is a segment of its own
-    (``orders row 7``), a cell a line named by its column ("Governing Law: Virginia"; empty cells left out), and
-    read under its number and first cell (:attr:`~assistant.records.Segment.heading`): such a row fills
-    several chunks, and a chunk of "... | Virginia | ..." says neither what the value is nor whose it is (over
-    a sheet of 100 contracts' labels a governing-law answer was stitched from two other rows).
+    A block holding a row longer than :data:`WIDE_ROW_CHARS` under a header row (:func:`_header`) is read as
+    records: each row a segment of its own (``orders row 7``), a cell a line named by its column ("Governing Law:
+    Virginia"; empty cells left out), read under its number and first cell
+    (:attr:`~assistant.records.Segment.heading`). Such a row fills several chunks, and a chunk of "... | Virginia
+    | ..." says neither what the value is nor whose it is (over a sheet of 100 contracts' labels a governing-law
+    answer was stitched from two other rows); the block's shorter rows are records too, so that every row of a
+    customer's tickets is one (:mod:`assistant.ttrag.scope` searches the records a question names).
     """
-    lines: list[str] = []
-    first = last = 0
+    block: list[tuple[int, list[str]]] = []
     header: list[str] | None = None
+    header_at = 0
+
+    def flush() -> Iterator[Segment]:
+        if not block:
+            return
+        wide = bool(header) and any(len(" | ".join(cells)) > WIDE_ROW_CHARS for _, cells in block)
+        plain = [(n, cells) for n, cells in block if not wide or n == header_at]
+        if plain:
+            yield Segment(text="\n".join(" | ".join(cells) for _, cells in plain),
+                          section=f"{sheet} rows {plain[0][0]}-{plain[-1][0]}")
+        for number, cells in block if wide else ():
+            if number == header_at:
+                continue
+            assert header
+            section = f"{sheet} row {number}"
+            key = next(c for c in cells if c)
+            key = key if len(key) <= _KEY_CHARS else key[:_KEY_CHARS - 1] + "…"
+            yield Segment(text="\n".join(f"{_column(header, i)}: {c}" for i, c in enumerate(cells) if c),
+                          section=section, heading=f"{section}: {' '.join(key.split())}")
+        block.clear()
+
     for number, row in enumerate(rows, start=1):
         cells = [_cell(v) for v in row]
         while cells and not cells[-1]:
             cells.pop()
         if not cells:
             continue
-        line = " | ".join(cells)
         if header is None:
-            header = _header(cells)
-        elif header and len(line) > WIDE_ROW_CHARS:
-            if lines:
-                yield Segment(text="\n".join(lines), section=f"{sheet} rows {first}-{last}")
-                lines = []
-            section = f"{sheet} row {number}"
-            key = next(c for c in cells if c)
-            key = key if len(key) <= _KEY_CHARS else key[:_KEY_CHARS - 1] + "…"
-            yield Segment(text="\n".join(f"{_column(header, i)}: {c}" for i, c in enumerate(cells) if c),
-                          section=section, heading=f"{section}: {' '.join(key.split())}")
-            continue
-        if not lines:
-            first = number
-        lines.append(line)
-        last = number
-        if len(lines) == ROWS_PER_SEGMENT:
-            yield Segment(text="\n".join(lines), section=f"{sheet} rows {first}-{last}")
-            lines = []
-    if lines:
-        yield Segment(text="\n".join(lines), section=f"{sheet} rows {first}-{last}")
+            header, header_at = _header(cells), number
+        block.append((number, cells))
+        if len(block) == ROWS_PER_SEGMENT:
+            yield from flush()
+    yield from flush()
 
 
 def _header(cells: list[str]) -> list[str]:

@@ -36,6 +36,9 @@ class Context:
     embeddings: dict[int, np.ndarray] = field(default_factory=dict)
     terms: list[DefinedTerm] = field(default_factory=list)
     languages: dict[str, str] = field(default_factory=dict)
+    #: the records of a table of records and their words (:func:`assistant.ttrag.scope.records`), found on the
+    #: first question that looks for them; None until then
+    records: list[tuple[frozenset[str], frozenset[str], list[int]]] | None = None
 
     @property
     def language(self) -> str:

@@ -165,7 +165,8 @@ def check(question: str, qtype: QuestionType, short_answer: str, chunks: Sequenc
             naming = supporting(short_answer, chunks)
             about = naming + [n for n in about if n not in naming]
         return (about or list(range(1, len(chunks) + 1))), ""
-    parties = [terms(f"{name} {term}") for name, term in equivalents]
+    # a name without a term is a record's words (assistant.ttrag.scope), not a party the answer cannot be
+    parties = [terms(f"{name} {term}") for name, term in equivalents if term]
     if "party" not in off and qtype.kind in ("who", "where", "other") and \
             any(terms(short_answer) <= p for p in parties):
         # "Calder Precision Components Ltd." for "Who is Calder's contract manager?": the party the question

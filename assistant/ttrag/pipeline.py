@@ -337,7 +337,7 @@ def _question_answering(ctx: Context, question: str, models: Models, opts: Pipel
     equivalents = [(t.name, t.term) for t in aliases.named_in(searched, ctx.terms)]
     documents = {d.source: d for d in ctx.documents} if len(ctx.documents) > 1 else {}
     # "Governing law of the Gunston Consulting agreement?" over a sheet of contracts' rows: the row naming Gunston
-    scoped = scope.named(f"{question} {searched}", ctx.documents, ctx.chunks)
+    scoped = scope.named(f"{question} {searched}", ctx)
     named = scoped.chunks if scoped is not None else None
     if scoped is not None:  # the records chosen by their names are searched with the rest of the question, not
         # with the parties' defined terms ("(the VIP)": a term naming the record stands in every cell of it); their
