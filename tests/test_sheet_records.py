@@ -119,3 +119,21 @@ def test_the_governing_law_of_a_named_contract_is_read_from_its_own_row(
         answer = ask(ctx, question, Models(gen, embedder, encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
         assert answer.found and "Virginia" in answer.text, question
         assert all(s.section.startswith("master_clauses row 67: MEDALISTDIVERSIFIEDREIT") for s in answer.sources)
+
+
+def test_a_quote_from_a_block_of_rows_names_its_row(tmp_path: Path, tokenizer: object) -> None:
+    # a newcomer read "rows 1-21" beside every answer over a sales sheet
+    from assistant.ttrag.generate import cite
+
+    path = tmp_path / "sales.csv"
+    path.write_text("month,region,revenue\n2024-05,North,20100\n2024-06,South,24300\n2024-07,North,13900\n")
+    doc = extract(path)
+    chunks = build_context([doc], tokenizer).chunks
+    assert [s.section for s in cite(chunks, "2024-06 South 24300", "June South?", documents={doc.source: doc})] == \
+        ["sales row 3"]
+    # a blank row skipped: a line is no longer its row, and the block is named as it is
+    path.write_text("month,region,revenue\n2024-05,North,20100\n\n2024-06,South,24300\n")
+    doc = extract(path)
+    chunks = build_context([doc], tokenizer).chunks
+    assert [s.section for s in cite(chunks, "2024-06 South 24300", "June South?", documents={doc.source: doc})] == \
+        ["sales rows 1-4"]

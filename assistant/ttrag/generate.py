@@ -10,6 +10,7 @@ streamed, followed by ``[n]`` markers naming the passages that support it.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 import re
@@ -501,7 +502,29 @@ def _answer(generator: Generator, request: GenerationRequest, question: str, qty
 #: file's the first heading of its page, an HTML file's its title
 _PART = re.compile(r"^(?:message \d+|member|attachment|sheet|event|task|invitation|contact): |"
                    r"^(?:footnote|endnote) \d+$|^(?:comments?|comment by .+|header|footer|hidden text|invisible text)$|"
-                   r"\brows \d+-\d+$")
+                   r"\brows? \d+(?:-\d+)?$")
+
+
+_ROWS = re.compile(r"(?P<sheet>.*\S) rows (?P<first>\d+)-(?P<last>\d+)")
+
+
+def rows_quoted(doc: Document, start: int, end: int, section: str) -> str:
+    """``section`` with a sheet's block of rows ("Sales rows 1-21") narrowed to the rows that hold characters
+    ``start:end`` of ``doc.text`` ("Sales row 9"), where the block's lines are its rows one for one (no blank row
+    was skipped in it); else ``section`` as it is. A newcomer read "rows 1-21" beside every answer of a sales
+    sheet, and "rows 51-100" over another."""
+    pieces = section.split(" / ")
+    m = _ROWS.fullmatch(pieces[-1])
+    if m is None or not doc.offsets:
+        return section
+    i = max(0, bisect.bisect_right(doc.offsets, start) - 1)
+    at, text = doc.offsets[i], doc.segments[i].text
+    first, last = int(m["first"]), int(m["last"])
+    if text.count("\n") != last - first or not at <= start <= end <= at + len(text):
+        return section
+    top, bottom = first + text.count("\n", 0, start - at), first + text.count("\n", 0, max(start, end - 1) - at)
+    rows = f"row {top}" if top == bottom else f"rows {top}-{bottom}"
+    return " / ".join([*pieces[:-1], f"{m['sheet']} {rows}"])
 
 
 def part_of(section: str) -> str:
@@ -559,7 +582,8 @@ def cite(chunks: Sequence[Chunk], answer: str, question: str, *, max_chars: int 
             page = doc.page_at(c.start + at) or c.page
             # which clause (the Markdown heading the passage stands under), else which message of an mbox, which
             # rows of a sheet, which member of an archive
-            section = c.heading.rsplit(" > ", 1)[-1].strip() if c.heading else part_of(doc.section_at(c.start + at))
+            section = c.heading.rsplit(" > ", 1)[-1].strip() if c.heading else \
+                rows_quoted(doc, c.start + at, c.start + at + len(best.strip()), part_of(doc.section_at(c.start + at)))
         else:
             page = c.page
         if across_lines:
