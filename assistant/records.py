@@ -57,20 +57,24 @@ class Document:
     problems: tuple[str, ...] = ()
     title: str = ""
 
+    def segment_at(self, offset: int) -> int:
+        """Index of the segment holding character ``offset`` of ``text``; -1 before the first."""
+        return bisect.bisect_right(self.offsets, offset) - 1
+
     def page_at(self, offset: int) -> int | None:
         """Page (1-based) holding character ``offset`` of ``text``, or None."""
-        i = bisect.bisect_right(self.offsets, offset) - 1
+        i = self.segment_at(offset)
         return self.segments[i].page if i >= 0 else None
 
     def section_at(self, offset: int) -> str:
         """The section of the segment holding character ``offset`` (an mbox's "message 2: Subject", a sheet's
         rows, an archive's member, a clause heading), white space collapsed; '' when it has none."""
-        i = bisect.bisect_right(self.offsets, offset) - 1
+        i = self.segment_at(offset)
         return " ".join((self.segments[i].section or "").split()) if i >= 0 else ""
 
     def heading_at(self, offset: int) -> str:
         """The :attr:`Segment.heading` of the segment holding character ``offset``; '' when it has none."""
-        i = bisect.bisect_right(self.offsets, offset) - 1
+        i = self.segment_at(offset)
         return self.segments[i].heading if i >= 0 else ""
 
 

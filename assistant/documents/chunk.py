@@ -102,7 +102,7 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
     # a segment read under a heading of its own (a sheet's record) starts a chunk, and so does the one after it
     starts = [at for i, (seg, at) in enumerate(zip(doc.segments, doc.offsets, strict=True))
               if i and seg.heading != doc.segments[i - 1].heading]
-    next_start = 0  # index into starts of the next segment boundary not yet passed
+    next_start = 0  # the boundaries in starts passed so far
 
     def flush() -> None:
         nonlocal cur_start, cur_tokens, only_headings
@@ -120,9 +120,8 @@ def chunk_document(doc: Document, tokenizer: Any, *, chunk_tokens: int = 200, fi
         new_paragraph = _PARAGRAPH.search(doc.text, prev_end, start) is not None
         prev_end = end
         is_heading = start in heading_at
-        crossed = next_start < len(starts) and start >= starts[next_start]
-        while next_start < len(starts) and start >= starts[next_start]:
-            next_start += 1
+        passed = bisect.bisect_right(starts, start)
+        crossed, next_start = passed > next_start, passed
         if crossed or new_paragraph and (cur_tokens >= chunk_tokens // 8 or is_heading and not only_headings):
             flush()
         only_headings = only_headings and is_heading

@@ -10,7 +10,6 @@ streamed, followed by ``[n]`` markers naming the passages that support it.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import json
 import re
@@ -515,9 +514,9 @@ def rows_quoted(doc: Document, start: int, end: int, section: str) -> str:
     sheet, and "rows 51-100" over another."""
     pieces = section.split(" / ")
     m = _ROWS.fullmatch(pieces[-1])
-    if m is None or not doc.offsets:
+    i = doc.segment_at(start)
+    if m is None or i < 0:
         return section
-    i = max(0, bisect.bisect_right(doc.offsets, start) - 1)
     at, text = doc.offsets[i], doc.segments[i].text
     first, last = int(m["first"]), int(m["last"])
     if text.count("\n") != last - first or not at <= start <= end <= at + len(text):

@@ -130,6 +130,12 @@ class Bm25Index:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(self.retriever.get_scores_from_ids(ids), dtype=np.float32)
 
+    def totals(self, query: str) -> np.ndarray:
+        """The score :meth:`search` ranks by, of every document, shape (size,): BM25 of the text plus
+        ``heading_weight`` times BM25 of the heading when headings were given."""
+        total = self.scores(query)
+        return total if self.headings is None else total + self.heading_weight * self.headings.scores(query)
+
     def search(self, query: str, k: int) -> list[tuple[int, float]]:
         """Top ``k`` (document index, score) for ``query``, best first; only positive scores. The score is
         BM25 of the text, plus ``heading_weight`` times BM25 of the heading when headings were given."""
@@ -142,7 +148,7 @@ class Bm25Index:
                 return []
             docs, scores = self.retriever.retrieve([ids], k=k, show_progress=False, n_threads=1)
             return [(int(i), float(s)) for i, s in zip(docs[0], scores[0], strict=True) if s > 0]
-        total = self.scores(query) + self.heading_weight * self.headings.scores(query)
+        total = self.totals(query)
         top = np.argpartition(-total, k - 1)[:k] if k < self.size else np.arange(self.size)
         top = top[np.lexsort((top, -total[top]))]  # best first; ties by document order
         return [(int(i), float(total[i])) for i in top if total[i] > 0]

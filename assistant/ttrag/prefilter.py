@@ -69,9 +69,9 @@ def prefilter(ctx: Context, query: str, embedder: Embedder | None, *, shortlist:
         Hits with ``scores`` holding ``bm25``, ``dense`` and ``prefilter`` (the fused score).
     """
     want = max(shortlist, top_k)
-    if within is not None:
-        scored = dict(bm25_search(ctx, query, len(ctx.chunks)))
-        lexical = sorted(((i, scored.get(i, 0.0)) for i in within), key=lambda h: -h[1])[:want]
+    if within is not None:  # the records' chunks only, ranked by the score the whole-text search ranks by
+        totals = ctx.bm25.totals(query)
+        lexical = sorted(((i, float(totals[i])) for i in within), key=lambda h: -h[1])[:want]
     else:
         lexical = _pad(ctx, bm25_search(ctx, query, want), want)
     listed = {i for i, _ in lexical}
