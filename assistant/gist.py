@@ -42,12 +42,26 @@ STAGE = "gist"
 LOWEST_NICE = 19  # POSIX's lowest priority: the thread runs only on a core nothing else wants
 
 
+def start_shared_pools() -> None:
+    """Start the process's shared worker pool at the calling thread's priority, if not started yet.
+
+    The tokenizers library splits a batch over one pool of threads for the whole process, started by its first
+    batch; a thread inherits the nice value of the thread that starts it. Were that first batch a gist's, at the
+    lowest priority, every later question's tokenizing would wait on threads that run only when no other program
+    wants the cores. (torch's threads, by contrast, belong to the thread that calls it; the LLM's are started
+    for each call.)"""
+    from tokenizers import Tokenizer, models
+
+    Tokenizer(models.WordLevel({"[UNK]": 0}, unk_token="[UNK]")).encode_batch(["a", "b"])
+
+
 def lower_thread_priority(nice: int = LOWEST_NICE) -> bool:
     """Give the calling thread (and the threads it starts later, such as the LLM's workers) the lowest CPU
     priority; whether it could. Linux sets a nice value per thread; elsewhere the thread keeps its priority
     (the app also lowers it through Qt)."""
     if not sys.platform.startswith("linux"):
         return False
+    start_shared_pools()
     try:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
     except OSError:

@@ -238,6 +238,34 @@ def test_the_gist_thread_runs_at_the_lowest_priority_and_its_threads_too() -> No
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) != LOWEST_NICE  # this thread is untouched
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a nice value per thread is Linux's")
+def test_a_gist_first_leaves_the_shared_tokenizer_pool_at_normal_priority() -> None:
+    """The tokenizers library's pool of threads serves the whole process and is started by its first batch: a
+    gist's batch tokenized first must not leave it at the lowest priority for every later question. Run in a
+    fresh interpreter (in this one an earlier test has long started the pool)."""
+    script = """
+import glob, os, threading
+from pathlib import Path
+from assistant.gist import lower_thread_priority
+from assistant.models.tokenizer import load_tokenizer
+from assistant.config import Settings
+from assistant.models import locate
+tokenizer = load_tokenizer(locate.encoder_dir(Settings().models))
+def gist():
+    lower_thread_priority()
+    tokenizer(["a clause of a contract " * 40] * 64, add_special_tokens=False)
+    print(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+thread = threading.Thread(target=gist)
+thread.start()
+thread.join()
+print(sorted(int(open(f).read().rsplit(")", 1)[1].split()[16]) for f in glob.glob("/proc/self/task/*/stat")))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         check=True).stdout.split("\n")
+    assert out[0] == "19"  # the gist itself ran at the lowest priority
+    assert out[1] != "[0]" and set(json.loads(out[1])) == {0}  # the pool's threads were started, at normal priority
+
+
 # -- the watch path, against a real Dovecot -------------------------------------------------------------------
 def test_the_watch_path_keeps_a_gist_for_new_mail_with_attachments(mail_account: object, dovecot: object,
                                                                    server_client: object, fast_store: object) -> None:
