@@ -212,6 +212,9 @@ class PipelineOptions:
         each_contract: with two to :data:`assistant.ttrag.pipeline.MAX_EACH` contracts open and nothing else, a
             question that names no one contract's party is answered for each contract, under its title ("What law
             applies?" is a question about each); False: one answer from the passages of all of them.
+        tables: a question that asks for a count, total, average, highest, lowest or list over a sheet's rows
+            (:mod:`assistant.ttrag.compute.table`) is computed over every row from a query the LLM writes under
+            the sheet's own column names; False: the reader answers it from passages.
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -247,6 +250,7 @@ class PipelineOptions:
     exact_parties: bool = True
     point_search: bool = True
     each_contract: bool = True
+    tables: bool = True
 
     def __post_init__(self) -> None:
         try:

@@ -12,6 +12,11 @@ from assistant.records import Event, PointAnswered, Progress, Retract, TokenText
 
 WITHDRAWN = "[withdrawn: the passages do not give that answer]"
 
+#: How an answer other than question answering's was made, in a person's words (the CLI's sources heading and
+#: the app's answer line say the same).
+ROUTE_NOTES = {"summarization": "Summary", "counting": "Exact count", "needle_lookup": "Found by exact text",
+               "table": "Computed over every row"}
+
 #: What each stage does, in a person's words (the CLI's bars and the app's status bar say the same).
 STAGE_LABELS = {
     "read": "Reading files", "extract": "Reading files", "chunk": "Splitting into passages",
@@ -19,6 +24,7 @@ STAGE_LABELS = {
     "conditional": "Putting the passages in order", "evidence": "Picking the sentences to read",
     "generate": "Reading the passages", "rewrite": "Finding other words to search with",
     "needle_lookup": "Looking up the exact text", "counting": "Counting",
+    "table": "Computing over the table's rows",
     "summarization": "Picking passages to summarize", "assemble": "Assembling the model",
     "verify": "Checking the model file", "draft points": "Answering the email's questions",
     "draft": "Writing the reply", "standalone": "Relating the question to the earlier answers",

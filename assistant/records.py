@@ -14,7 +14,8 @@ _MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")  # an answer's source markers:
 # quoted earlier messages as documents of their own (`` (signature)``, `` (earlier messages)``)
 _MESSAGE_SOURCE = re.compile(r"[^/\\\s:]+:[^\\]+:\d+(?P<part> \([a-z ]+\))?")
 
-Route = Literal["question_answering", "needle_lookup", "counting", "summarization"]
+Route = Literal["question_answering", "needle_lookup", "counting", "summarization", "table"]
+# the router's choices; "table" is taken where a question asks to compute over a sheet's rows
 ROUTES: tuple[Route, ...] = ("question_answering", "needle_lookup", "counting", "summarization")
 
 
@@ -30,15 +31,31 @@ def source_name(source: str) -> str:
 
 
 @dataclass(frozen=True)
+class SheetRows:
+    """The cells behind a sheet's segment: the ``sheet``'s name, its ``header`` row's cells, and ``rows`` as
+    ``(row number, cells)`` (1-based as the sheet numbers them; the header row is not among them).
+    ``separator`` joins a row's cells into its line of the segment's text, a line a row where ``lines`` is
+    True (a block of rows; a record's segment names each cell by its column instead)."""
+
+    sheet: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[int, tuple[str, ...]], ...]
+    lines: bool = True
+    separator: str = " | "
+
+
+@dataclass(frozen=True)
 class Segment:
     """A run of extracted text with its location: ``page`` is 1-based (None when the format has none).
     ``heading`` is what each chunk of the segment is read under, where its text cannot say it (a wide sheet
-    row's number and key: ``orders row 7: ACME-0042``); '' when none."""
+    row's number and key: ``orders row 7: ACME-0042``); '' when none. ``sheet``: the cells of a sheet's rows
+    under a header row, for answers computed over the table (:mod:`assistant.ttrag.compute.table`)."""
 
     text: str
     page: int | None = None
     section: str | None = None
     heading: str = ""
+    sheet: SheetRows | None = None
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from assistant.cli.problems import add_problems_option, problem_lines
 from assistant.cli.source_page import add_source_page_options, check_source_page_options, write_source_page
 from assistant.config import PipelineOptions, Settings, load_settings
 from assistant.errors import AssistantError, Cancelled
-from assistant.progress import TerminalRenderer
+from assistant.progress import ROUTE_NOTES, TerminalRenderer
 from assistant.records import Answer, Source
 from assistant.text.plural import count_of
 
@@ -317,7 +317,8 @@ def print_sources(answer: Answer) -> None:
     """The sources block after a streamed answer: the queries searched again (rewrites), the passages the answer
     cites, then the other passages read under their own heading, each under its number (the one
     ``--show-source N`` takes); for a "not found", the passages read."""
-    route = "" if answer.route == "question_answering" else f" via {answer.route}"
+    route = "" if answer.route == "question_answering" else \
+        f" ({ROUTE_NOTES.get(answer.route, answer.route.replace('_', ' ')).lower()})"
     print()
     if answer.rewrites:
         print(f"Searched again as: {' | '.join(answer.rewrites)}")

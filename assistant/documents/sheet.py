@@ -28,7 +28,7 @@ from assistant.documents.protected import decrypted_office
 from assistant.documents.sniff import not_a_package
 from assistant.documents.text import decode
 from assistant.errors import InputError
-from assistant.records import Segment
+from assistant.records import Segment, SheetRows
 
 ROWS_PER_SEGMENT = 50
 # A row longer than this (about 200 tokens, one chunk) is read as its own record: see row_blocks.
@@ -75,8 +75,10 @@ def row_blocks(rows: Iterable[Iterable[object]], sheet: str) -> Iterator[Segment
         wide = bool(header) and any(len(" | ".join(cells)) > WIDE_ROW_CHARS for _, cells in block)
         plain = [(n, cells) for n, cells in block if not wide or n == header_at]
         if plain:
+            data = tuple((n, tuple(cells)) for n, cells in plain if n != header_at)
             yield Segment(text="\n".join(" | ".join(cells) for _, cells in plain),
-                          section=f"{sheet} rows {plain[0][0]}-{plain[-1][0]}")
+                          section=f"{sheet} rows {plain[0][0]}-{plain[-1][0]}",
+                          sheet=SheetRows(sheet, tuple(header), data) if header and data else None)
         for number, cells in block if wide else ():
             if number == header_at:
                 continue
@@ -85,7 +87,8 @@ def row_blocks(rows: Iterable[Iterable[object]], sheet: str) -> Iterator[Segment
             key = next(c for c in cells if c)
             key = key if len(key) <= _KEY_CHARS else key[:_KEY_CHARS - 1] + "…"
             yield Segment(text="\n".join(f"{_column(header, i)}: {c}" for i, c in enumerate(cells) if c),
-                          section=section, heading=f"{section}: {' '.join(key.split())}")
+                          section=section, heading=f"{section}: {' '.join(key.split())}",
+                          sheet=SheetRows(sheet, tuple(header), ((number, tuple(cells)),), lines=False))
         block.clear()
 
     for number, row in enumerate(rows, start=1):

@@ -28,13 +28,13 @@ from assistant.gui.open_files import OpenFilesList
 from assistant.gui.passage_view import PassageView
 from assistant.gui.sources_list import FittedList, OtherPassages, source_item
 from assistant.gui.tasks import Emit, Task, TaskRunner
+from assistant.progress import ROUTE_NOTES
 from assistant.records import Answer, Message, Preview, Retract, Source, TokenText
 from assistant.service import Session
 from assistant.text.tokens import history_note
 from assistant.ttrag.conversation import Conversation, Turn
 
 #: How an answer that is not a plain one was made, in the words shown under it.
-ROUTE_NOTES = {"summarization": "Summary", "counting": "Exact count", "needle_lookup": "Found by exact text"}
 SOURCE_ROWS = 4  # rows of cited sources shown before the list scrolls
 
 

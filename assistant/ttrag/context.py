@@ -19,6 +19,7 @@ from assistant.errors import AssistantError
 from assistant.records import Chunk, Document
 from assistant.text.language import document_language, main_language, part_languages
 from assistant.ttrag.aliases import DefinedTerm, defined_terms
+from assistant.ttrag.compute.table import Table
 from assistant.ttrag.lexical import Bm25Index
 
 ProgressFn = Callable[[str, int, int], None]
@@ -39,6 +40,9 @@ class Context:
     #: the records of a table of records and their words (:func:`assistant.ttrag.scope.records`), found on the
     #: first question that looks for them; None until then
     records: list[tuple[frozenset[str], frozenset[str], list[int]]] | None = None
+    #: the documents' tables (:func:`assistant.ttrag.compute.table.tables`), found on the first question that
+    #: asks to compute over rows; None until then
+    tables: list[Table] | None = None
 
     @property
     def language(self) -> str:

@@ -19,6 +19,7 @@ from assistant.models.base import (
     CancellableGenerator,
     ConditionalEncoder,
     Embedder,
+    GenerationRequest,
     Generator,
 )
 from assistant.records import (
@@ -30,6 +31,8 @@ from assistant.records import (
     Preview,
     Progress,
     Retract,
+    Route,
+    Source,
     TokenText,
     TraceStep,
     source_name,
@@ -47,15 +50,16 @@ from assistant.ttrag import (
     router,
     scope,
 )
-from assistant.ttrag.compute import comparison, counting, needle, summarize
+from assistant.ttrag.compute import comparison, counting, needle, summarize, table
 from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
 from assistant.ttrag.compute.summarize import pointcheck, points
 from assistant.ttrag.compute.summarize.choose import documents_asked
 from assistant.ttrag.compute.summarize.oneline import lead_line
 from assistant.ttrag.compute.summarize.sidematter import side_spans
 from assistant.ttrag.context import Context, chunk_at, restricted
-from assistant.ttrag.generate import Reading, cite, states_numbers, stream_answer
+from assistant.ttrag.generate import Reading, cite, part_of, rows_quoted, states_numbers, stream_answer
 from assistant.ttrag.grounding import terms
+from assistant.ttrag.prompts import SYSTEM
 from assistant.ttrag.rewrite import rewrite_query, translate_answer, translate_query
 
 #: The not-found reply in the languages whose questions are measured (one document, several), by ISO 639-1 code.
@@ -185,21 +189,24 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
         answer = _count(ctx, decision.target, run)
     elif decision.route == "summarization":
         answer = _summarize(ctx, question, decision.target, models, opts, run)
+    route_taken: Route = decision.route
+    if answer is None and opts.tables and decision.route == "question_answering":
+        answer = _table(ctx, question, models, run)
+        route_taken = "table"
     if answer is None and opts.each_contract:
         answer = _each_contract(ctx, question, models, opts, run, languages)
+        route_taken = decision.route
     if answer is None:
         answer = _question_answering(ctx, question, models, opts, run, carried, languages)
         route_taken = "question_answering"
-    else:
-        route_taken = decision.route
     run.timings["total"] = time.perf_counter() - run.t0
-    short = answer.reading.short_answer if answer.reading and answer.found else ""
+    short = answer.reading.short_answer if answer.reading and answer.found else answer.short
     # each source quotes the sentence holding the short answer; a "yes" or "no" is in no passage: the answer's
     # words choose the sentence instead, and so do the lines of an answer given for each contract
     plain = short if short.strip().lower() not in ("yes", "no") and not answer.each else ""
     return Answer(question=question, text=answer.text, found=answer.found, route=route_taken,
-                  sources=tuple(cite(answer.chunks, plain or answer.text, question,
-                                     documents={d.source: d for d in ctx.documents})),
+                  sources=answer.sources or tuple(cite(answer.chunks, plain or answer.text, question,
+                                                       documents={d.source: d for d in ctx.documents})),
                   rewrites=tuple(answer.rewrites), timings={k: round(v, 4) for k, v in run.timings.items()},
                   usage=tuple(models.generator.usage[usage_start:]), trace=tuple(run.trace),
                   short_answer=short, language=languages[0], document_language=languages[1],
@@ -217,6 +224,8 @@ class _Result:
     rewrites: list[str]
     reading: Reading | None = None
     each: bool = False  # answered for each contract, a block each (:func:`_each_contract`)
+    short: str = ""  # the short answer of a route without a reader's reply (a table's figure)
+    sources: tuple[Source, ...] = ()  # where the route quotes its sources itself (a table's rows)
 
 
 #: characters of two file names that a progress line still names (two CUAD file names run to 150)
@@ -725,6 +734,49 @@ def _needle(ctx: Context, question: str, target: str, models: Models, opts: Pipe
     chunks = _whole(ctx, list(dict.fromkeys(chunk_at(ctx, m.source, m.start) for m in matches)), opts)
     reading = _read(run, models, opts, question, chunks, 0)
     return _Result(reading.sentence, True, _passages_read(chunks, reading), [], reading) if reading.found else None
+
+
+def _table(ctx: Context, question: str, models: Models, run: _Run) -> _Result | None:
+    """A count, total, average, extreme or list over a sheet's rows, or a cell of the rows the question names,
+    computed over every row (:mod:`assistant.ttrag.compute.table`; one LLM call writes the query); None
+    (question answering) where the question asks for none, the context has no table, or the query does not
+    stand (the trace's ``table`` step says why)."""
+    if ctx.tables is None:
+        ctx.tables = table.tables(ctx.documents)
+    chosen = table.table_for(question, ctx.tables)
+    if chosen is None:
+        return None
+    cued: list[str] = list(table.cued_operations(question))
+    if table.names_rows(chosen, question):
+        cued.append("value")
+    if not cued:
+        return None
+    with run.stage("table", chosen.name):
+        shown = table.columns_for(chosen, question)
+        raw = models.generator.complete(GenerationRequest(
+            SYSTEM, table.query_prompt(question, chosen, shown), max_tokens=160,
+            json_schema=table.query_schema(chosen, cued, shown), purpose="table"))
+        query, why = table.parse_query(raw, chosen, question, cued)
+        result = table.compute(chosen, query) if query is not None else None
+    if query is not None and result is not None:
+        why = table.unanswered(chosen, query, result)
+        query = None if why else query
+    run.note("table", table=chosen.name, cued=cued, raw=raw, reason=why,
+             rows=len(result.rows) if result is not None and query is not None else None)
+    if query is None or result is None:
+        return None
+    text, short = table.answer_text(chosen, query, result)
+    run.text(text)
+    doc = next(d for d in ctx.documents if d.source == chosen.source)
+    sources, chunks = [], []
+    for n, row in enumerate(result.holding[:3], 1):
+        at, quote = table.row_quote(chosen, row, query, doc.text)
+        chunk = chunk_at(ctx, chosen.source, at)
+        chunks.append(chunk)
+        section = rows_quoted(doc, at, at + len(quote), part_of(doc.section_at(at)))
+        sources.append(Source(n, chosen.source, doc.page_at(at), chunk.start, chunk.end,
+                              " ".join(quote.split())[:240], chunk.id, section))
+    return _Result(text, True, chunks, [], short=short, sources=tuple(sources))
 
 
 def _count(ctx: Context, target: str, run: _Run) -> _Result:

@@ -1,0 +1,216 @@
+"""Counts, totals, extremes and lists over a sheet's rows are computed over every row (a newcomer's "total revenue
+of the South region", "How many tickets are escalated?" and "Which contracts are governed by Delaware law?" were
+answered from three passages: one row's figure, or 3 of 9 contracts with no word that the list was partial)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from conftest import ScriptedGenerator
+
+from assistant.documents import extract
+from assistant.models.base import GenerationRequest
+from assistant.ttrag.compute import table
+from assistant.ttrag.context import build_context
+from assistant.ttrag.pipeline import Models, PipelineOptions, ask
+
+SALES = [("2024-01", "North", "15,000", "29"), ("2024-01", "South", "11,600", "56"),
+         ("2024-02", "North", "17,250", "31"), ("2024-02", "South", "24,300", "39"),
+         ("2024-03", "North", "9,900", "12"), ("2024-03", "South", "n/a", "")]
+
+
+def _sales(path: Path) -> Path:
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["Month", "Region", "Revenue", "Units"])
+        out.writerows(SALES)
+    return path
+
+
+def _query(reply: dict[str, object]) -> ScriptedGenerator:
+    """A generator that writes ``reply`` as the table query, and a reader's "not found" for anything else."""
+    def script(request: GenerationRequest) -> str:
+        if request.purpose == "table":
+            return json.dumps(reply)
+        return json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+    return ScriptedGenerator(script)
+
+
+def test_a_sheet_s_rows_are_a_table_with_each_row_where_its_line_stands(tmp_path: Path) -> None:
+    doc = extract(_sales(tmp_path / "sales.csv"))
+    [found] = table.tables([doc])
+    assert found.columns == ("Month", "Region", "Revenue", "Units") and found.name == "sales"
+    assert [r.number for r in found.rows] == [2, 3, 4, 5, 6, 7]
+    for row in found.rows:  # each row's offset is where its line starts in the document's text
+        assert doc.text[row.offset:].startswith(" | ".join(row.cells))
+    assert table.column_names(["Amount", "", "Amount"]) == ("Amount", "column 2", "Amount (2)")
+
+
+def test_a_query_stands_only_on_the_question_s_own_words_and_the_table_s_values(tmp_path: Path) -> None:
+    [sales] = table.tables([extract(_sales(tmp_path / "sales.csv"))])
+    question = "What was the total revenue of the South region?"
+    ok = {"operation": "sum", "column": "Revenue", "filters": [{"column": "Region", "value": "South"}]}
+    query, why = table.parse_query(json.dumps(ok), sales, question)
+    assert query is not None and not why
+    result = table.compute(sales, query)
+    assert result.value == 11600 + 24300 and result.skipped == 1  # "n/a" is no number: left out, and said
+    text, short = table.answer_text(sales, query, result)
+    assert short == "35,900" and "rows 3, 5" in text and "1 without a number left out" in text
+    for reply, reason in [({**ok, "filters": [{"column": "Region", "value": "East"}]}, "not in the question"),
+                          ({**ok, "operation": "average"}, "does not ask for average"),
+                          ({**ok, "column": "Profit"}, "no column"),
+                          ({"operation": "none", "column": "", "filters": []}, "not a computation"),
+                          ("{not json", "malformed")]:
+        raw = reply if isinstance(reply, str) else json.dumps(reply)
+        query, why = table.parse_query(raw, sales, question)
+        assert query is None and reason in why, (reply, why)
+    # a value the question writes that no row of its column holds
+    query, why = table.parse_query(json.dumps({**ok, "filters": [{"column": "Month", "value": "South"}]}), sales,
+                                   question)
+    assert query is None and "no row holds" in why
+    # a count of every row is no answer to "how many" over a table
+    query, why = table.parse_query(json.dumps({"operation": "count", "column": "", "filters": []}), sales,
+                                   "How many of them had a non-compete clause?")
+    assert query is None and "count of every row" in why
+    # a count of a column is a count of the rows that have it: a filled cell, not "No" (nor CUAD's "[]")
+    query, why = table.parse_query(json.dumps({"operation": "count", "column": "Revenue", "filters": []}), sales,
+                                   "How many months have a revenue?")
+    assert query is not None and query.filters == (table.Filter("Revenue", ""),)
+    assert len(table.compute(sales, query).rows) == 5  # "n/a" is no revenue
+    assert [table.filled(c) for c in ("Yes", "No", "[]", "n/a", "['Western Copper covenants ...']", "0")] == [
+        True, False, False, False, True, False]
+    # "how many units" asks for a sum; the region the question names is kept though the query left it out
+    query, why = table.parse_query(json.dumps({"operation": "sum", "column": "Units", "filters": []}), sales,
+                                   "How many units were sold in the South?")
+    assert query is not None and table.compute(sales, query).value == 56 + 39
+
+
+def test_a_category_the_question_names_is_kept_where_the_query_left_it_out(tmp_path: Path) -> None:
+    # "Which tickets of Nimbus Bank are open?" was queried with the customer alone
+    path = tmp_path / "tickets.csv"
+    path.write_text("Ticket,Customer,Status\n1001,Nimbus Bank,Open\n1002,Nimbus Bank,Closed\n1003,Harbor Foods,Open\n"
+                    "1004,Nimbus Bank,Open\n1005,Harbor Foods,Closed\n")
+    [tickets] = table.tables([extract(path)])
+    question = "Which tickets of Nimbus Bank are open?"
+    query, _ = table.parse_query(json.dumps({"operation": "list", "column": "Customer", "filters": [
+        {"column": "Customer", "value": "Nimbus Bank"}]}), tickets, question)
+    assert query is not None and [(f.column, f.value) for f in query.filters] == [("Customer", "Nimbus Bank"),
+                                                                                 ("Status", "Open")]
+    result = table.compute(tickets, query)
+    text, _ = table.answer_text(tickets, query, result)
+    assert [r.number for r in result.rows] == [2, 5]
+    assert "- row 2: 1001" in text and "- row 5: 1004" in text  # named by the ticket, not the customer filtered on
+
+
+def test_the_cues_ask_for_computation_over_rows_and_one_row_s_value_is_not_one() -> None:
+    assert table.cued_operations("How many tickets are escalated?") == ["count", "sum"]
+    assert table.cued_operations("Which contracts are governed by Delaware law?") == ["list"]
+    assert table.cued_operations("What was the total revenue of the South region?") == ["sum"]
+    assert table.cued_operations("Which month had the highest revenue?") == ["max"]
+    assert table.cued_operations("Wie viele Verträge unterliegen dem Recht von Texas?") == ["count", "sum"]
+    for question in ("Which law governs the Gunston agreement?", "How many times does 'escrow' occur?",
+                     "What is the governing law?", "Who are the parties?"):
+        assert table.cued_operations(question) == [], question
+
+
+def test_a_total_over_a_sheet_is_computed_over_every_row_and_cites_its_rows(
+        tmp_path: Path, tokenizer: object, embedder: object, encoder: object) -> None:
+    ctx = build_context([extract(_sales(tmp_path / "sales.csv"))], tokenizer)
+    gen = _query({"operation": "sum", "column": "Revenue", "filters": [{"column": "Region", "value": "South"}]})
+    models = Models(gen, embedder, encoder)  # type: ignore[arg-type]
+    answer = ask(ctx, "What was the total revenue of the South region?", models, PipelineOptions(router=False))
+    assert answer.found and answer.route == "table" and answer.short_answer == "35,900"
+    assert answer.text.startswith("The total Revenue of the 2 rows with Region \u201cSouth\u201d is 35,900")
+    assert [(s.section, s.snippet) for s in answer.sources] == [("sales row 3", "2024-01 | South | 11,600 | 56"),
+                                                                ("sales row 5", "2024-02 | South | 24,300 | 39")]
+    # the same question with tables off goes to the reader (here: not found)
+    off = ask(ctx, "What was the total revenue of the South region?", models,
+              PipelineOptions(router=False, tables=False))
+    assert off.route == "question_answering" and not off.found
+    # a query that does not stand goes to the reader too, and the trace says why
+    gen = _query({"operation": "sum", "column": "Revenue", "filters": [{"column": "Region", "value": "East"}]})
+    fallback = ask(ctx, "What was the total revenue of the South region?", Models(gen, embedder, encoder),  # type: ignore[arg-type]
+                   PipelineOptions(router=False))
+    assert fallback.route == "question_answering"
+    assert [t["reason"] for t in fallback.trace if t.get("stage") == "table"] == [
+        "the filter value 'East' is not in the question"]
+
+
+def test_the_contracts_of_one_governing_law_are_listed_whole_from_cuad_s_table(
+        data_root: Path, tokenizer: object, embedder: object, encoder: object) -> None:
+    path = data_root / "cuad" / "master_clauses.csv"
+    with path.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    gold = [n for n, r in enumerate(rows, start=2) if table.cell_holds(r["Governing Law-Answer"], "Delaware")]
+    assert len(gold) == 9  # eight "Delaware" and one "Delaware, Illinois"
+    ctx = build_context([extract(path)], tokenizer)
+    gen = _query({"operation": "list", "column": "Filename",
+                  "filters": [{"column": "Governing Law-Answer", "value": "Delaware"}]})
+    answer = ask(ctx, "Which contracts are governed by Delaware law?", Models(gen, embedder, encoder),  # type: ignore[arg-type]
+                 PipelineOptions(router=False))
+    assert answer.route == "table" and answer.text.startswith("9 of the 100 rows of master_clauses have")
+    listed = [int(line.split(":")[0].removeprefix("- row ")) for line in answer.text.splitlines()[1:]]
+    assert listed == gold
+    assert all(s.snippet.startswith("Governing Law-Answer: Delaware") for s in answer.sources)
+    assert [s.section.split(":")[0] for s in answer.sources] == [f"master_clauses row {n}" for n in gold[:3]]
+
+
+def test_a_cell_of_the_row_a_question_names_is_looked_up_not_read_from_a_neighbour(
+        tmp_path: Path, tokenizer: object, embedder: object, encoder: object) -> None:
+    # over a sales sheet "What was the revenue of the North region in 2024-05?" was answered with the South's
+    # figure in the line beside it
+    [sales] = table.tables([extract(_sales(tmp_path / "sales.csv"))])
+    question = "What was the revenue of the North region in 2024-02?"
+    assert table.names_rows(sales, question) and not table.names_rows(sales, "What was the best month?")
+    ctx = build_context([extract(_sales(tmp_path / "sales.csv"))], tokenizer)
+    gen = _query({"operation": "value", "column": "Revenue", "filters": [{"column": "Region", "value": "North"}]})
+    answer = ask(ctx, question, Models(gen, embedder, encoder), PipelineOptions(router=False))  # type: ignore[arg-type]
+    assert answer.route == "table" and answer.short_answer == "17,250"  # the month the query left out is kept
+    assert answer.text == "Revenue with Region \u201cNorth\u201d and Month \u201c2024-02\u201d is 17,250 " \
+                          "(sales row 4: 2024-02 | North)."
+    assert [s.section for s in answer.sources] == ["sales row 4"]
+    # rows of more than three values name no row (the reader answers); three are each named
+    every = table.Query("value", "Revenue", ())
+    assert table.unanswered(sales, every, table.compute(sales, every)) == "the filters keep 6 rows of 6 values"
+    north = table.Query("value", "Revenue", (table.Filter("Region", "North"),))
+    text, short = table.answer_text(sales, north, table.compute(sales, north))
+    assert short == "15,000; 17,250; 9,900" and text.splitlines()[1] == "- row 2 (2024-01 | North): 15,000"
+    # a table of records is searched by the names a question gives (assistant.ttrag.scope), not looked up
+    records = [r for r in sales.rows]
+    assert not table.names_rows(table.Table("x", "x", sales.columns, tuple(
+        table.Row(r.number, r.cells, r.offset, record=True) for r in records)), question)
+
+
+def test_a_wide_table_shows_the_llm_the_columns_the_question_may_be_about(data_root: Path) -> None:
+    [clauses] = table.tables([extract(data_root / "cuad" / "master_clauses.csv")])
+    assert len(clauses.columns) == 83
+    assert table.columns_for(clauses, "How many contracts are governed by New York law?") == (
+        "Filename", "Governing Law", "Governing Law-Answer")
+    assert "Non-Compete-Answer" in table.columns_for(clauses, "number of contracts with non-compete?")
+    # a question sharing no word with any column name is shown them all
+    assert len(table.columns_for(clauses, "Wie viele Verträge unterliegen dem Recht von Ohio?")) > 3
+
+
+def test_a_value_the_table_states_in_a_column_of_its_own_is_filtered_there(tmp_path: Path) -> None:
+    # the LLM filtered CUAD's "Governing Law" clauses for New York, and counted a contract whose clauses name
+    # both New York and California and whose "Governing Law-Answer" is California
+    path = tmp_path / "labels.csv"
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["Filename", "Governing Law", "Governing Law-Answer", "Notes"])
+        out.writerow(["A.PDF", "governed by the laws of the State of New York", "New York", "New York office"])
+        out.writerow(["B.PDF", "laws of New York; the laws of California for the licence", "California", ""])
+        out.writerow(["C.PDF", "governed by the laws of Delaware", "Delaware", ""])
+        out.writerow(["D.PDF", "the laws of the State of New York apply", "New York", ""])
+    [labels] = table.tables([extract(path)])
+    question = "How many contracts are governed by New York law?"
+    query, _ = table.parse_query(json.dumps({"operation": "count", "column": "", "filters": [
+        {"column": "Governing Law", "value": "New York"}]}), labels, question)
+    assert query is not None and query.filters == (table.Filter("Governing Law-Answer", "New York"),)
+    assert [r.number for r in table.compute(labels, query).rows] == [2, 5]
+    # a column whose name shares no word with the filter's is another question ("notes that mention New York")
+    query, _ = table.parse_query(json.dumps({"operation": "count", "column": "", "filters": [
+        {"column": "Notes", "value": "New York"}]}), labels, "How many notes mention New York?")
+    assert query is not None and query.filters[0].column == "Notes"
