@@ -22,9 +22,7 @@ Usage (run from a checkout):
 from __future__ import annotations
 
 import argparse
-import json
 import re
-import shlex
 import sys
 import time
 from collections import Counter
@@ -34,6 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import side_by_side  # noqa: E402
 from loss_table import plain_rag  # noqa: E402
 from table_records import party_names  # noqa: E402
 
@@ -41,7 +40,6 @@ import assistant.models  # noqa: E402,F401  (offline environment before transfor
 from assistant.config import PipelineOptions, Settings  # noqa: E402
 from assistant.documents import extract  # noqa: E402
 from assistant.eval.cuad import load_rows  # noqa: E402
-from assistant.eval.metrics import bootstrap_interval  # noqa: E402
 from assistant.ttrag import pipeline  # noqa: E402
 from assistant.ttrag.compute.table import cell_holds  # noqa: E402
 from assistant.ttrag.context import build_context  # noqa: E402
@@ -132,38 +130,24 @@ def run(args: argparse.Namespace) -> None:
             shown = strip_markers(ans.text) if ans.found else ""
             row[system] = {"text": shown, "found": ans.found, "seconds": time.perf_counter() - t0,
                            "route": ans.route, **judge(ask["family"], ask["gold"], rows, shown, ans.found)}
-        with out_jsonl.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(row) + "\n")
-        print(" ".join("R" if row[s]["right"] else ("W" if row[s]["found"] else "-") for s in SYSTEMS),
-              f"{ask['family']:10} {ask['wording']:6} {ask['question'][:70]}", file=sys.stderr, flush=True)
+        side_by_side.keep(out_jsonl, row, SYSTEMS, f"{ask['family']:10} {ask['wording']:6} {ask['question'][:70]}")
     render(args.out, args)
 
 
 def render(out: Path, args: argparse.Namespace | None = None) -> None:
-    rows = [json.loads(line) for line in out.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()]
-    lines = [f"# Counts and lists over a table's rows: CUAD master_clauses.csv ({len(rows)} asks)", ""]
-    if args is not None:
-        lines += ["Command: `.venv/bin/python benchmarks/table_aggregates.py " + " ".join(
-            shlex.quote(a) for a in sys.argv[1:]) + "`", ""]
-    lines += ["Half: " + (args.half if args else "see the command") + " (laws and clause kinds of this half; the "
-              "wordings were written once, before any run). Bundled 1.5B reader, this machine (2 cores).", "",
-              "| family | wording | asks | " + " | ".join(f"{s} right | {s} wrong" for s in SYSTEMS) + " |",
-              "|---|---|---|" + "---|---|" * len(SYSTEMS)]
+    rows = side_by_side.kept(out)
+    title = f"# Counts and lists over a table's rows: CUAD master_clauses.csv ({len(rows)} asks)"
+    lines = side_by_side.head(title, "table_aggregates.py", args,
+                              "laws and clause kinds of this half", ("family", "wording"), SYSTEMS)
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault((r["family"], r["wording"]), []).append(r)
         groups.setdefault(("all", r["wording"]), []).append(r)
         groups.setdefault(("all", "all"), []).append(r)
     for (family, wording), rs in sorted(groups.items(), key=lambda kv: (kv[0][0] == "all", kv[0] == ("all", "all"))):
-        cells = []
-        for s in SYSTEMS:
-            hits = [float(r[s]["right"]) for r in rs]
-            lo, hi = bootstrap_interval(hits)
-            wrong = sum(r[s]["found"] and not r[s]["right"] for r in rs)
-            cells += [f"{sum(hits) / len(hits):.2f} [{lo:.2f}, {hi:.2f}]", str(wrong)]
+        cells = side_by_side.right_wrong(rs, SYSTEMS)
         lines.append(f"| {family} | {wording} | {len(rs)} | " + " | ".join(cells) + " |")
-    secs = {s: sorted(r[s]["seconds"] for r in rows) for s in SYSTEMS}
-    lines += ["", "Seconds an ask (median): " + ", ".join(f"{s} {v[len(v) // 2]:.1f}" for s, v in secs.items()), "",
+    lines += ["", side_by_side.seconds(rows, SYSTEMS), "",
               "| family | wording | value | gold | " + " | ".join(SYSTEMS) + " |", "|---|---|---|---|" +
               "---|" * len(SYSTEMS)]
     for r in rows:
@@ -175,18 +159,11 @@ def render(out: Path, args: argparse.Namespace | None = None) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
-    ap.add_argument("--half", choices=("dev", "test"), default="dev")
-    ap.add_argument("--laws", type=int, default=3)
-    ap.add_argument("--kinds", type=int, default=3)
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/table-aggregates-dev"))
-    ap.add_argument("--render", action="store_true", help="only rewrite the table from --out's .jsonl")
-    args = ap.parse_args()
-    if args.render:
-        render(args.out)
-    else:
-        run(args)
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--laws", type=int, default=3)
+        parser.add_argument("--kinds", type=int, default=3)
+
+    side_by_side.main(__doc__ or "", "benchmarks/results/table-aggregates-dev", run, render, arguments)
 
 
 if __name__ == "__main__":

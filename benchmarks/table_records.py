@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import re
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -29,13 +27,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import side_by_side  # noqa: E402
 from loss_table import plain_rag  # noqa: E402
 
 import assistant.models  # noqa: E402,F401  (offline environment before transformers loads)
 from assistant.config import PipelineOptions, Settings  # noqa: E402
 from assistant.documents import extract  # noqa: E402
 from assistant.eval.cuad import halves, load_rows  # noqa: E402
-from assistant.eval.metrics import bootstrap_interval  # noqa: E402
 from assistant.text.dates import dates_in  # noqa: E402
 from assistant.ttrag import pipeline  # noqa: E402
 from assistant.ttrag.context import build_context  # noqa: E402
@@ -101,37 +99,23 @@ def run(args: argparse.Namespace) -> None:
                 row["product"] = {"text": shown, "found": ans.found, "seconds": time.perf_counter() - t0,
                                   "right": right(field, gold, shown, ans.found),
                                   "sections": [s.section for s in ans.sources]}
-                with out_jsonl.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps(row) + "\n")
-                print(" ".join("R" if row[s]["right"] else ("W" if row[s]["found"] else "-") for s in SYSTEMS),
-                      f"{field:14} {wording:5} {question[:70]}", file=sys.stderr, flush=True)
+                side_by_side.keep(out_jsonl, row, SYSTEMS, f"{field:14} {wording:5} {question[:70]}")
     render(args.out, args)
 
 
 def render(out: Path, args: argparse.Namespace | None = None) -> None:
-    rows = [json.loads(line) for line in out.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()]
-    lines = [f"# Questions about one record of a table: CUAD master_clauses.csv ({len(rows)} asks)", ""]
-    if args is not None:
-        lines += ["Command: `.venv/bin/python benchmarks/table_records.py " + " ".join(
-            shlex.quote(a) for a in sys.argv[1:]) + "`", ""]
-    lines += ["Half: " + (args.half if args else "see the command") + " (contracts of the cuad task's split; the "
-              "wordings were written once, before any run). Bundled 1.5B reader, this machine (2 cores).", "",
-              "| wording | field | asks | " + " | ".join(f"{s} right | {s} wrong" for s in SYSTEMS) + " |",
-              "|---|---|---|" + "---|---|" * len(SYSTEMS)]
+    rows = side_by_side.kept(out)
+    title = f"# Questions about one record of a table: CUAD master_clauses.csv ({len(rows)} asks)"
+    lines = side_by_side.head(title, "table_records.py", args,
+                              "contracts of the cuad task's split", ("wording", "field"), SYSTEMS)
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault((r["wording"], r["field"]), []).append(r)
         groups.setdefault(("all", "all"), []).append(r)
     for (wording, field), rs in sorted(groups.items(), key=lambda kv: kv[0] == ("all", "all")):
-        cells = []
-        for s in SYSTEMS:
-            hits = [float(r[s]["right"]) for r in rs]
-            lo, hi = bootstrap_interval(hits)
-            wrong = sum(r[s]["found"] and not r[s]["right"] for r in rs)
-            cells += [f"{sum(hits) / len(hits):.2f} [{lo:.2f}, {hi:.2f}]", str(wrong)]
+        cells = side_by_side.right_wrong(rs, SYSTEMS)
         lines.append(f"| {wording} | {field} | {len(rs)} | " + " | ".join(cells) + " |")
-    secs = {s: sorted(r[s]["seconds"] for r in rows) for s in SYSTEMS}
-    lines += ["", "Seconds an ask (median): " + ", ".join(f"{s} {v[len(v) // 2]:.1f}" for s, v in secs.items()), "",
+    lines += ["", side_by_side.seconds(rows, SYSTEMS), "",
               "| contract | field | wording | gold | " + " | ".join(SYSTEMS) + " |", "|---|---|---|---|" +
               "---|" * len(SYSTEMS)]
     for r in rows:
@@ -143,17 +127,10 @@ def render(out: Path, args: argparse.Namespace | None = None) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
-    ap.add_argument("--half", choices=("dev", "test"), default="dev")
-    ap.add_argument("--n", type=int, default=6)
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/table-records-dev"))
-    ap.add_argument("--render", action="store_true", help="only rewrite the table from --out's .jsonl")
-    args = ap.parse_args()
-    if args.render:
-        render(args.out)
-    else:
-        run(args)
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--n", type=int, default=6)
+
+    side_by_side.main(__doc__ or "", "benchmarks/results/table-records-dev", run, render, arguments)
 
 
 if __name__ == "__main__":
