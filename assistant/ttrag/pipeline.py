@@ -183,19 +183,19 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
                  fallback=decision.fallback)
     languages = (question_language(question, fallback=ctx.language), ctx.language)
     answer: _Result | None = None
-    if decision.route == "needle_lookup":
+    route_taken: Route = decision.route
+    if opts.tables and decision.route in ("question_answering", "needle_lookup"):
+        # a code a sheet's row holds ("SKU-108") is looked up in its row, not scanned for in the text
+        answer = _table(ctx, question, models, run)
+        route_taken = "table" if answer is not None else decision.route
+    if answer is None and decision.route == "needle_lookup":
         answer = _needle(ctx, question, decision.target, models, opts, run)
     elif decision.route == "counting":
         answer = _count(ctx, decision.target, run)
     elif decision.route == "summarization":
         answer = _summarize(ctx, question, decision.target, models, opts, run)
-    route_taken: Route = decision.route
-    if answer is None and opts.tables and decision.route == "question_answering":
-        answer = _table(ctx, question, models, run)
-        route_taken = "table"
     if answer is None and opts.each_contract:
         answer = _each_contract(ctx, question, models, opts, run, languages)
-        route_taken = decision.route
     if answer is None:
         answer = _question_answering(ctx, question, models, opts, run, carried, languages)
         route_taken = "question_answering"

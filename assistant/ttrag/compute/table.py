@@ -40,7 +40,7 @@ _CUES: dict[Operation, re.Pattern[str]] = {
     # "how many units were sold" asks for a sum of a column, "how many tickets are open" for a count of rows
     "sum": re.compile(r"\b(?:total|sum|altogether|combined|in all|insgesamt|summe|gesamt\w*|somme|how many|"
                       r"wie viele|combien)\b(?!\s+times\b)", re.I),
-    "average": re.compile(r"\b(?:average|mean|median|durchschnitt\w*|mittel\w*|moyenne?)\b", re.I),
+    "average": re.compile(r"\b(?:average|mean|median|durchschnitt\w*|mittel\w*|moyen(?:ne)?s?)\b", re.I),
     "max": re.compile(r"\b(?:highest|largest|biggest|most|maximum|greatest|top|h\u00f6chste\w*|gr\u00f6\u00dfte\w*|"
                       r"meiste\w*|plus (?:\u00e9lev\u00e9|grand)e?s?)\b", re.I),
     "min": re.compile(r"\b(?:lowest|smallest|least|fewest|minimum|niedrigste\w*|kleinste\w*|wenigste\w*|"
@@ -53,6 +53,11 @@ _CUES: dict[Operation, re.Pattern[str]] = {
                        r"\bquel(?:le)?s\b", re.I),
 }
 _YES_NO = {"yes", "no", "true", "false", "ja", "nein", "oui", "non"}
+# a comparison written just before a filter's value: the filter would read it as equality
+_COMPARED = re.compile(r"\b(before|after|since|until|over|under|above|below|more than|less than|fewer than|"
+                       r"at least|at most|greater than|smaller than|earlier than|later than|vor|nach|seit|bis|"
+                       r"\u00fcber|unter|mehr als|weniger als|avant|apr\u00e8s|depuis|plus de|moins de)\s+"
+                       r"(?:the\s+|dem\s+|le\s+|la\s+)?$")
 _NOT_FILLED = {"no", "false", "nein", "non", "n/a", "na", "none", "-", "0"}
 _NUMBER = re.compile(r"^\(?-?[$\u20ac\u00a3]?\s*-?\d[\d,' ]*(?:\.\d+)?\s*%?\)?$")
 
@@ -337,6 +342,16 @@ def parse_query(raw: str, table: Table, question: str,
         # "How many contracts have a non-compete clause?" was queried as a count of the column "Non-Compete": the
         # rows that have one
         kept.append(Filter(column, ""))
+    for f in kept:
+        compared = _COMPARED.search(question.casefold().split(f.value.casefold())[0][-40:] + " ") \
+            if f.value and f.value.casefold() in asked else None
+        if compared:
+            # "started before 2012" is no filter "Start Year = 2012"
+            return None, f"the question compares with {f.value!r} ({compared[1].strip()})"
+    if operation in ("sum", "average", "max", "min", "value") and not _named(column, question):
+        return None, f"the question does not name the column {column!r}"
+    if operation == "value" and column in {f.column for f in kept}:
+        return None, f"a lookup of {column} in the rows it filters"
     if operation in ("list", "count", "value") and not kept:
         # a count or a list of every row is never what a question over a table asks
         return None, f"a {operation} of every row"
@@ -382,9 +397,21 @@ def named_values(table: Table, question: str, leave: set[str]) -> list[Filter]:
                 continue
             if cell_holds(question, value):
                 found.setdefault(value.casefold(), []).append(Filter(column, value))
-    named = [fs[0] for fs in found.values() if len(fs) == 1]
+    # one column may write a value in two cases ("Open", "open"): a name of one column, not of two
+    named = [fs[0] for fs in found.values() if len({f.column for f in fs}) == 1]
     # the longest name wins over a name inside it ("New York" over "York")
     return [f for f in named if not any(f is not g and f.value.casefold() in g.value.casefold() for g in named)]
+
+
+def _named(column: str, question: str) -> bool:
+    """Whether ``question`` names ``column``: a word of the column's name stands in it, both stemmed (Snowball
+    English). A lookup of "shipping cost" read the amount column; "What does the status 'Held' mean?" was read as
+    an average."""
+    import Stemmer
+
+    stem = Stemmer.Stemmer("english").stemWords
+    return bool(set(stem(re.findall(r"\w{3,}", column.casefold()))) &
+                set(stem(re.findall(r"\w{3,}", question.casefold()))))
 
 
 def compute(table: Table, query: Query) -> Computed:
