@@ -273,3 +273,33 @@ def test_a_code_a_sheet_s_row_holds_is_looked_up_in_its_row(
                  Models(ScriptedGenerator(script), embedder, encoder), PipelineOptions())  # type: ignore[arg-type]
     assert answer.route == "table" and answer.short_answer == "730"
     assert [s.section for s in answer.sources] == ["stock row 4"]
+
+
+def test_a_question_in_another_language_is_read_with_its_translation(
+        tmp_path: Path, tokenizer: object, embedder: object, encoder: object) -> None:
+    # "Wie viele Bestellungen wurden storniert?" over an English order export: the query's "Cancelled" is not
+    # written in the German question, and the reader then counted 2 of 4 from passages
+    path = tmp_path / "orders.csv"
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["Order ID", "Customer", "Country", "Status", "Amount"])
+        for n in range(1, 13):
+            status = ("Cancelled", "Shipped", "Open")[n % 3]
+            out.writerow([f"ORD-{1000 + n}", ("Schmidt and Sons", "Lyon Textiles")[n % 2], "Germany", status,
+                          f"{100 * n}.00"])
+    ctx = build_context([extract(path)], tokenizer)
+    assert ctx.language == "en"
+
+    def script(request: GenerationRequest) -> str:
+        if request.purpose == "translate":
+            return "How many cancellations were there?"
+        if request.purpose == "table":
+            return json.dumps({"operation": "count", "column": "",
+                               "filters": [{"column": "Status", "value": "Cancelled"}]})
+        return json.dumps({"found": True, "passage": 1, "short_answer": "2", "answer": "2 orders."})
+
+    answer = ask(ctx, "Wie viele Bestellungen wurden storniert?", Models(ScriptedGenerator(script), embedder,  # type: ignore[arg-type]
+                 encoder), PipelineOptions(router=False))
+    assert answer.route == "table" and answer.short_answer == "4"
+    # the translation is made once for the ask
+    assert [t["stage"] for t in answer.trace].count("translate") == 1

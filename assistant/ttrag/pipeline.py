@@ -102,6 +102,7 @@ class _Run:
     trace: list[dict[str, object]] = field(default_factory=list)
     # the stages under way, innermost last (shared with a run nested in this one): where prefill reports go
     current: list[tuple[str, str]] = field(default_factory=list)
+    asked: _Asked | None = None  # the question translated (:func:`_translate`), once an ask needs it
 
     @contextmanager
     def stage(self, name: str, detail: str = "") -> Iterator[None]:
@@ -186,7 +187,7 @@ def ask(ctx: Context, question: str, models: Models, options: PipelineOptions | 
     route_taken: Route = decision.route
     if opts.tables and decision.route in ("question_answering", "needle_lookup"):
         # a code a sheet's row holds ("SKU-108") is looked up in its row, not scanned for in the text
-        answer = _table(ctx, question, models, run)
+        answer = _table(ctx, question, models, opts, run, languages)
         route_taken = "table" if answer is not None else decision.route
     if answer is None and decision.route == "needle_lookup":
         answer = _needle(ctx, question, decision.target, models, opts, run)
@@ -716,10 +717,13 @@ def _translate(question: str, languages: tuple[str, str], models: Models, opts: 
     mine, theirs = languages
     if not opts.translate or not mine or not theirs or mine == theirs:
         return _Asked()
+    if run.asked is not None:  # translated already (for a query over a table)
+        return run.asked
     with run.stage("translate"):
         translated = translate_query(models.generator, question, language_name(theirs))
     run.note("translate", language=mine, document_language=theirs, query=translated)
-    return _Asked(translated, language_name(mine)) if translated else _Asked()
+    run.asked = _Asked(translated, language_name(mine)) if translated else _Asked()
+    return run.asked
 
 
 def _needle(ctx: Context, question: str, target: str, models: Models, opts: PipelineOptions,
@@ -736,7 +740,8 @@ def _needle(ctx: Context, question: str, target: str, models: Models, opts: Pipe
     return _Result(reading.sentence, True, _passages_read(chunks, reading), [], reading) if reading.found else None
 
 
-def _table(ctx: Context, question: str, models: Models, run: _Run) -> _Result | None:
+def _table(ctx: Context, question: str, models: Models, opts: PipelineOptions, run: _Run,
+           languages: tuple[str, str]) -> _Result | None:
     """A count, total, average, extreme or list over a sheet's rows, or a cell of the rows the question names,
     computed over every row (:mod:`assistant.ttrag.compute.table`; one LLM call writes the query); None
     (question answering) where the question asks for none, the context has no table, or the query does not
@@ -746,17 +751,22 @@ def _table(ctx: Context, question: str, models: Models, run: _Run) -> _Result | 
     chosen = table.table_for(question, ctx.tables)
     if chosen is None:
         return None
-    cued: list[str] = list(table.cued_operations(question))
-    if table.names_rows(chosen, question):
+    # a question in another language than the sheet's is read with its translation too: its words ask for the
+    # computation and write the values ("storniert": "cancelled")
+    both = question
+    if languages[0] and languages[1] and languages[0] != languages[1]:
+        both = f"{question}\n{_translate(question, languages, models, opts, run).translated}".strip()
+    cued: list[str] = list(dict.fromkeys(table.cued_operations(both)))
+    if table.names_rows(chosen, both):
         cued.append("value")
     if not cued:
         return None
     with run.stage("table", chosen.name):
-        shown = table.columns_for(chosen, question)
+        shown = table.columns_for(chosen, both)
         raw = models.generator.complete(GenerationRequest(
-            SYSTEM, table.query_prompt(question, chosen, shown), max_tokens=160,
+            SYSTEM, table.query_prompt(both, chosen, shown), max_tokens=160,
             json_schema=table.query_schema(chosen, cued, shown), purpose="table"))
-        query, why = table.parse_query(raw, chosen, question, cued)
+        query, why = table.parse_query(raw, chosen, both, cued)
         result = table.compute(chosen, query) if query is not None else None
     if query is not None and result is not None:
         why = table.unanswered(chosen, query, result)

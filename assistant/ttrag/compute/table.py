@@ -328,7 +328,7 @@ def parse_query(raw: str, table: Table, question: str,
     for name, value in pairs[:MAX_FILTERS]:
         if name not in table.columns or not value:
             return None, f"a filter on no column ({name!r})"
-        if value.casefold() not in _YES_NO and value.casefold() not in asked:
+        if value.casefold() not in _YES_NO and not _written(value, asked):
             return None, f"the filter value {value!r} is not in the question"
         f = Filter(_category_column(table, name, value), value)
         if not any(f.keeps(table, r) for r in table.rows):
@@ -401,6 +401,18 @@ def named_values(table: Table, question: str, leave: set[str]) -> list[Filter]:
     named = [fs[0] for fs in found.values() if len({f.column for f in fs}) == 1]
     # the longest name wins over a name inside it ("New York" over "York")
     return [f for f in named if not any(f is not g and f.value.casefold() in g.value.casefold() for g in named)]
+
+
+def _stems(text: str) -> set[str]:
+    import Stemmer
+
+    return set(Stemmer.Stemmer("english").stemWords(re.findall(r"\w+", text.casefold())))
+
+
+def _written(value: str, question: str) -> bool:
+    """Whether ``question`` writes ``value``: as it stands, or each of its words in another form (stemmed,
+    Snowball English: "drills" for "Drill", "cancellations" for "Cancelled" in a German question's translation)."""
+    return value.casefold() in question.casefold() or bool(_stems(value)) and _stems(value) <= _stems(question)
 
 
 def _named(column: str, question: str) -> bool:
