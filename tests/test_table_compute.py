@@ -242,6 +242,11 @@ def test_a_newcomer_s_sheet_questions_that_must_not_be_computed_as_they_were(tmp
     query, why = parsed("List the items with a quantity over 120.",
                         {"operation": "list", "column": "SKU", "filters": [{"column": "Quantity", "value": "120"}]})
     assert query is None and "compares with '120' (over)" in why
+    # a name after such a word compares nothing ("contracts under New York law")
+    query, why = parsed("list items under Leipzig stock",
+                        {"operation": "list", "column": "SKU",
+                         "filters": [{"column": "Warehouse", "value": "Leipzig"}]})
+    assert query is not None, why
     # a column the question does not name is not what it asks for ("shipping cost" read as the amount)
     query, why = parsed("What was the shipping cost of SKU-102?",
                         {"operation": "value", "column": "Unit Price",

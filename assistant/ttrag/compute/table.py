@@ -343,8 +343,9 @@ def parse_query(raw: str, table: Table, question: str,
         # rows that have one
         kept.append(Filter(column, ""))
     for f in kept:
+        # a figure or a date only: "contracts under New York law" compares nothing
         compared = _COMPARED.search(question.casefold().split(f.value.casefold())[0][-40:] + " ") \
-            if f.value and f.value.casefold() in asked else None
+            if re.search(r"\d", f.value) and f.value.casefold() in asked else None
         if compared:
             # "started before 2012" is no filter "Start Year = 2012"
             return None, f"the question compares with {f.value!r} ({compared[1].strip()})"
