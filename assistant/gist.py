@@ -14,6 +14,7 @@ several attachments get a point each from the same call), folded into one line b
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import queue
@@ -42,6 +43,7 @@ STAGE = "gist"
 LOWEST_NICE = 19  # POSIX's lowest priority: the thread runs only on a core nothing else wants
 
 
+@functools.cache  # the pool is the process's: started once
 def start_shared_pools() -> None:
     """Start the process's shared worker pool at the calling thread's priority, if not started yet.
 

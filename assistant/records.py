@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePath
-from typing import Literal
+from typing import ClassVar, Literal
 
 _MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")  # an answer's source markers: [2], [1, 3]
 # a cached message's own text: ``account:folder:UID`` (assistant.mail.cache.CachedRef.id), and its signature or
@@ -34,14 +34,14 @@ def source_name(source: str) -> str:
 class SheetRows:
     """The cells behind a sheet's segment: the ``sheet``'s name, its ``header`` row's cells, and ``rows`` as
     ``(row number, cells)`` (1-based as the sheet numbers them; the header row is not among them).
-    ``separator`` joins a row's cells into its line of the segment's text, a line a row where ``lines`` is
+    :data:`SEPARATOR` joins a row's cells into its line of the segment's text, a line a row where ``lines`` is
     True (a block of rows; a record's segment names each cell by its column instead)."""
 
     sheet: str
     header: tuple[str, ...]
     rows: tuple[tuple[int, tuple[str, ...]], ...]
     lines: bool = True
-    separator: str = " | "
+    SEPARATOR: ClassVar[str] = " | "
 
 
 @dataclass(frozen=True)

@@ -72,11 +72,11 @@ def row_blocks(rows: Iterable[Iterable[object]], sheet: str) -> Iterator[Segment
     def flush() -> Iterator[Segment]:
         if not block:
             return
-        wide = bool(header) and any(len(" | ".join(cells)) > WIDE_ROW_CHARS for _, cells in block)
+        wide = bool(header) and any(len(SheetRows.SEPARATOR.join(cells)) > WIDE_ROW_CHARS for _, cells in block)
         plain = [(n, cells) for n, cells in block if not wide or n == header_at]
         if plain:
             data = tuple((n, tuple(cells)) for n, cells in plain if n != header_at)
-            yield Segment(text="\n".join(" | ".join(cells) for _, cells in plain),
+            yield Segment(text="\n".join(SheetRows.SEPARATOR.join(cells) for _, cells in plain),
                           section=f"{sheet} rows {plain[0][0]}-{plain[-1][0]}",
                           sheet=SheetRows(sheet, tuple(header), data) if header and data else None)
         for number, cells in block if wide else ():

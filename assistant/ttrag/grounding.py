@@ -36,7 +36,8 @@ these those there if""".split())
 
 
 @lru_cache(maxsize=1)
-def _stemmer() -> Stemmer.Stemmer:
+def english_stemmer() -> Stemmer.Stemmer:
+    """The Snowball English stemmer, made once."""
     return Stemmer.Stemmer("english")
 
 
@@ -48,7 +49,7 @@ def _fold(text: str) -> str:
 def terms(text: str) -> frozenset[str]:
     """Stemmed content words of ``text`` (accents folded, stop words out)."""
     words = [w for w in _WORD.findall(_fold(text)) if w not in _STOP]
-    return frozenset(_stemmer().stemWords(words))
+    return frozenset(english_stemmer().stemWords(words))
 
 
 def key_terms(question: str) -> frozenset[str]:

@@ -753,10 +753,8 @@ def _table(ctx: Context, question: str, models: Models, opts: PipelineOptions, r
         return None
     # a question in another language than the sheet's is read with its translation too: its words ask for the
     # computation and write the values ("storniert": "cancelled")
-    both = question
-    if languages[0] and languages[1] and languages[0] != languages[1]:
-        both = f"{question}\n{_translate(question, languages, models, opts, run).translated}".strip()
-    cued: list[str] = list(dict.fromkeys(table.cued_operations(both)))
+    both = f"{question}\n{_translate(question, languages, models, opts, run).translated}".strip()
+    cued: list[str] = list(table.cued_operations(both))
     if table.names_rows(chosen, both):
         cued.append("value")
     if not cued:

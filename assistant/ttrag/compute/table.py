@@ -17,9 +17,12 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from assistant.records import Document, source_name
+from assistant.ttrag.compute.counting import pattern_for
+from assistant.ttrag.grounding import english_stemmer
 
 Operation = Literal["count", "sum", "average", "max", "min", "list", "value"]
 OPERATIONS: tuple[Operation, ...] = ("count", "sum", "average", "max", "min", "list", "value")
@@ -49,7 +52,9 @@ _CUES: dict[Operation, re.Pattern[str]] = {
     # one row's value ("Which law governs ...?" is a question for the reader)
     "list": re.compile(r"^\W*(?:please\s+)?(?:list|name|show)\b|"
                        r"\b(?:list|show|name)\s+(?:all|every|each|the)\b|\ball\s+(?:the\s+)?\w+\s+(?:that|which|"
-                       r"with|where|whose)\b|\bwhich\s+(?:of\s+the\s+)?(?!(?:is|was|has|does|goes)\b)\w{2,}[^s\W]s\b|\bwhat\s+\w{2,}[^s\W]s\s+(?:are|were|have|had)\b|\bwelche\s+\w+|"
+                       r"with|where|whose)\b|"
+                       r"\bwhich\s+(?:of\s+the\s+)?(?!(?:is|was|has|does|goes)\b)\w{2,}[^s\W]s\b|"
+                       r"\bwhat\s+\w{2,}[^s\W]s\s+(?:are|were|have|had)\b|\bwelche\s+\w+|"
                        r"\bquel(?:le)?s\b", re.I),
 }
 _YES_NO = {"yes", "no", "true", "false", "ja", "nein", "oui", "non"}
@@ -93,6 +98,17 @@ class Table:
         """The cell of ``row`` under ``column`` ('' past the row's last cell)."""
         i = self.columns.index(column)
         return row.cells[i] if i < len(row.cells) else ""
+
+    @cached_property
+    def categories(self) -> dict[str, set[str]]:
+        """The columns of few values (fewer than the rows, and at most :data:`CATEGORIES` or half of them: CUAD's
+        100 governing laws are 35 values) and their values; read once a table."""
+        out = {}
+        for column in self.columns:
+            values = {" ".join(self.cell(r, column).split()) for r in self.rows} - {""}
+            if values and len(values) <= max(CATEGORIES, len(self.rows) // 2) and len(values) < len(self.rows):
+                out[column] = values
+        return out
 
     def key(self, row: Row, leave: str = "") -> str:
         """The cells a person names ``row`` by: its first two filled cells other than column ``leave``."""
@@ -193,7 +209,7 @@ def tables(documents: Sequence[Document]) -> list[Table]:
             for number, cells in sheet.rows:
                 offset = start
                 if sheet.lines:
-                    at = seg.text.find(sheet.separator.join(cells), pos)
+                    at = seg.text.find(sheet.SEPARATOR.join(cells), pos)
                     offset, pos = (start + at, at + 1) if at >= 0 else (start + pos, pos)
                 rows.append(Row(number, cells, offset, record=not sheet.lines))
         if current is not None and len(rows) >= MIN_ROWS:
@@ -208,8 +224,8 @@ def _words(text: str) -> set[str]:
 def table_for(question: str, candidates: Sequence[Table]) -> Table | None:
     """The table ``question`` is about: the one whose column names and cells share the most of its words (the
     larger on a tie); None when there is none."""
-    if not candidates:
-        return None
+    if len(candidates) < 2:
+        return candidates[0] if candidates else None
     asked = _words(question)
 
     def score(table: Table) -> tuple[int, int]:
@@ -227,13 +243,9 @@ def columns_for(table: Table, question: str) -> tuple[str, ...]:
     cores."""
     if len(table.columns) <= SHOWN_COLUMNS:
         return table.columns
-    import Stemmer
-
-    stem = Stemmer.Stemmer("english").stemWords
-    asked = set(stem(re.findall(r"\w{4,}", question.casefold())))
+    asked = _stems(question, 4)
     named = {f.column for f in named_values(table, question, set())}
-    kept = [c for i, c in enumerate(table.columns) if i == 0 or c in named or
-            asked & set(stem(re.findall(r"\w{4,}", c.casefold())))]
+    kept = [c for i, c in enumerate(table.columns) if i == 0 or c in named or asked & _stems(c, 4)]
     return tuple(kept) if len(kept) > 2 else table.columns
 
 
@@ -283,10 +295,7 @@ def cell_holds(cell: str, value: str) -> bool:
     value = " ".join(value.split())
     if value.casefold() in _YES_NO:
         return cell.strip().casefold() == value.casefold()
-    body = r"\s+".join(re.escape(p) for p in value.split())
-    left = r"\b" if re.match(r"\w", value) else ""
-    right = r"\b" if re.search(r"\w$", value) else ""
-    return re.search(left + body + right, cell, re.I) is not None
+    return pattern_for(value).search(cell) is not None
 
 
 def number(cell: str) -> float | None:
@@ -361,36 +370,25 @@ def parse_query(raw: str, table: Table, question: str,
 
 def _category_column(table: Table, column: str, value: str) -> str:
     """The column a filter on ``value`` reads: ``column``, unless ``value`` is a whole cell of it nowhere and is
-    one of the values of a single category column (:func:`_categories`) whose name shares a word with it: the
+    one of the values of a single category column (:attr:`Table.categories`) whose name shares a word with it: the
     column that states the value, not a text that mentions it. CUAD's "Governing Law" clauses mention New York in
     a contract whose "Governing Law-Answer" is California (its clauses name both)."""
     wanted = value.casefold()
     if any(" ".join(table.cell(r, column).split()).casefold() == wanted for r in table.rows):
         return column
     words = set(re.findall(r"\w{3,}", column.casefold()))
-    found = [c for c, values in _categories(table).items() if c != column and wanted in {v.casefold() for v in values}
+    found = [c for c, values in table.categories.items() if c != column and wanted in {v.casefold() for v in values}
              and words & set(re.findall(r"\w{3,}", c.casefold()))]
     return found[0] if len(found) == 1 else column
 
 
-def _categories(table: Table) -> dict[str, set[str]]:
-    """The columns of few values (fewer than the rows, and at most :data:`CATEGORIES` or half of them: CUAD's 100
-    governing laws are 35 values) and their values."""
-    out = {}
-    for column in table.columns:
-        values = {" ".join(table.cell(r, column).split()) for r in table.rows} - {""}
-        if values and len(values) <= max(CATEGORIES, len(table.rows) // 2) and len(values) < len(table.rows):
-            out[column] = values
-    return out
-
-
 def named_values(table: Table, question: str, leave: set[str]) -> list[Filter]:
     """Filters for the categories ``question`` names that the query left out: a whole cell value of a column of
-    few values (:func:`_categories`; not a number, not yes/no) written in the question as whole words, in one
+    few values (:attr:`Table.categories`; not a number, not yes/no) written in the question as whole words, in one
     column only (not one of ``leave``). "Which tickets of Nimbus Bank are open?" was queried with the customer
     alone; "open" is a value of the status column."""
     found: dict[str, list[Filter]] = {}
-    for column, values in _categories(table).items():
+    for column, values in table.categories.items():
         if column in leave:
             continue
         for value in sorted(values):
@@ -404,10 +402,9 @@ def named_values(table: Table, question: str, leave: set[str]) -> list[Filter]:
     return [f for f in named if not any(f is not g and f.value.casefold() in g.value.casefold() for g in named)]
 
 
-def _stems(text: str) -> set[str]:
-    import Stemmer
-
-    return set(Stemmer.Stemmer("english").stemWords(re.findall(r"\w+", text.casefold())))
+def _stems(text: str, least: int = 1) -> set[str]:
+    """The stems (Snowball English) of the words of ``text`` of ``least`` characters or more."""
+    return set(english_stemmer().stemWords(re.findall(rf"\w{{{least},}}", text.casefold())))
 
 
 def _written(value: str, question: str) -> bool:
@@ -420,11 +417,7 @@ def _named(column: str, question: str) -> bool:
     """Whether ``question`` names ``column``: a word of the column's name stands in it, both stemmed (Snowball
     English). A lookup of "shipping cost" read the amount column; "What does the status 'Held' mean?" was read as
     an average."""
-    import Stemmer
-
-    stem = Stemmer.Stemmer("english").stemWords
-    return bool(set(stem(re.findall(r"\w{3,}", column.casefold()))) &
-                set(stem(re.findall(r"\w{3,}", question.casefold()))))
+    return bool(_stems(column, 3) & _stems(question, 3))
 
 
 def compute(table: Table, query: Query) -> Computed:
