@@ -43,6 +43,32 @@ class SheetRows:
     lines: bool = True
     SEPARATOR: ClassVar[str] = " | "
 
+    def language_text(self, limit: int = 3000, *, repeated: bool = False) -> str:
+        """The words the sheet is written in, to judge its language by: its column names and its cells of text
+        (a cell with a word in small letters, or of four words or more), each once, up to ``limit`` characters;
+        with ``repeated``, also the cells of words that stand in two rows or more (a status, a department). A
+        name, a code or a figure says nothing of it: a staff sheet headed "Name | Department" whose rows are
+        "Anna Schneider | Sales | Leipzig" was taken for German, and its English questions were translated into
+        German to be searched."""
+        seen: dict[str, None] = dict.fromkeys(c for c in self.header if c.strip())
+        counts: dict[str, int] = {}
+        for _, cells in self.rows:
+            for cell in cells:
+                text = " ".join(cell.split())
+                words = re.findall(r"[^\W\d_]{2,}", text)
+                if len(words) >= 4 or any(w[0].islower() for w in words):
+                    seen.setdefault(text)
+                elif words and repeated:
+                    counts[text] = counts.get(text, 0) + 1
+        seen.update(dict.fromkeys(t for t, n in counts.items() if n >= 2))
+        out, size = [], 0
+        for text in seen:
+            if size >= limit:
+                break
+            out.append(text)
+            size += len(text) + 1
+        return "\n".join(out)
+
 
 @dataclass(frozen=True)
 class Segment:
@@ -56,6 +82,11 @@ class Segment:
     section: str | None = None
     heading: str = ""
     sheet: SheetRows | None = None
+
+    def language_text(self, *, repeated: bool = False) -> str:
+        """The text the segment's language is judged from: a sheet's words (:meth:`SheetRows.language_text`),
+        else its text."""
+        return self.sheet.language_text(repeated=repeated) if self.sheet is not None else self.text
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from conftest import ScriptedGenerator
 
 from assistant.documents import extract
 from assistant.models.base import GenerationRequest
-from assistant.ttrag.compute import table
+from assistant.ttrag.compute import table, table_answer
 from assistant.ttrag.context import build_context
 from assistant.ttrag.pipeline import Models, PipelineOptions, ask
 
@@ -56,7 +56,7 @@ def test_a_query_stands_only_on_the_question_s_own_words_and_the_table_s_values(
     assert query is not None and not why
     result = table.compute(sales, query)
     assert result.value == 11600 + 24300 and result.skipped == 1  # "n/a" is no number: left out, and said
-    text, short = table.answer_text(sales, query, result)
+    text, short = table_answer.answer_text(sales, query, result)
     assert short == "35,900" and "rows 3, 5" in text and "1 without a number left out" in text
     for reply, reason in [({**ok, "filters": [{"column": "Region", "value": "East"}]}, "not in the question"),
                           ({**ok, "operation": "average"}, "does not ask for average"),
@@ -99,7 +99,7 @@ def test_a_category_the_question_names_is_kept_where_the_query_left_it_out(tmp_p
     assert query is not None and [(f.column, f.value) for f in query.filters] == [("Customer", "Nimbus Bank"),
                                                                                  ("Status", "Open")]
     result = table.compute(tickets, query)
-    text, _ = table.answer_text(tickets, query, result)
+    text, _ = table_answer.answer_text(tickets, query, result)
     assert [r.number for r in result.rows] == [2, 5]
     assert "- row 2: 1001" in text and "- row 5: 1004" in text  # named by the ticket, not the customer filtered on
 
@@ -175,7 +175,7 @@ def test_a_cell_of_the_row_a_question_names_is_looked_up_not_read_from_a_neighbo
     every = table.Query("value", "Revenue", ())
     assert table.unanswered(sales, every, table.compute(sales, every)) == "the filters keep 6 rows of 6 values"
     north = table.Query("value", "Revenue", (table.Filter("Region", "North"),))
-    text, short = table.answer_text(sales, north, table.compute(sales, north))
+    text, short = table_answer.answer_text(sales, north, table.compute(sales, north))
     assert short == "15,000; 17,250; 9,900" and text.splitlines()[1] == "- row 2 (2024-01 | North): 15,000"
     # a table of records is searched by the names a question gives (assistant.ttrag.scope), not looked up
     records = [r for r in sales.rows]
@@ -238,10 +238,15 @@ def test_a_newcomer_s_sheet_questions_that_must_not_be_computed_as_they_were(tmp
     query, _ = parsed("How many items in Rotterdam are still open?",
                       {"operation": "count", "column": "", "filters": [{"column": "Warehouse", "value": "Rotterdam"}]})
     assert query is not None and [f.column for f in query.filters] == ["Warehouse", "Status"]
-    # a comparison before the value is no equality ("started before 2012" read as "Start Year = 2012")
+    # a comparison before the value is no equality ("started before 2012" read as "Start Year = 2012"): it compares
     query, why = parsed("List the items with a quantity over 120.",
                         {"operation": "list", "column": "SKU", "filters": [{"column": "Quantity", "value": "120"}]})
-    assert query is None and "compares with '120' (over)" in why
+    assert query is not None and query.filters == (table.Filter("Quantity", "120", ">"),), why
+    assert [r.cells[0] for r in table.compute(stock, query).rows] == ["SKU-101", "SKU-108"]
+    # ... and a comparison with a column of text is none
+    query, why = parsed("List the items with a product over 120.",
+                        {"operation": "list", "column": "SKU", "filters": [{"column": "Product", "value": "120"}]})
+    assert query is None and why == "the question compares with '120', Product holds no figures or dates"
     # a name after such a word compares nothing ("contracts under New York law")
     query, why = parsed("list items under Leipzig stock",
                         {"operation": "list", "column": "SKU",
@@ -306,5 +311,121 @@ def test_a_question_in_another_language_is_read_with_its_translation(
     answer = ask(ctx, "Wie viele Bestellungen wurden storniert?", Models(ScriptedGenerator(script), embedder,  # type: ignore[arg-type]
                  encoder), PipelineOptions(router=False))
     assert answer.route == "table" and answer.short_answer == "4"
+    # ... and answered in the question's language
+    assert answer.text.startswith("4 der 12 Zeilen von orders haben Status „Cancelled\u201c (jede Zeile gezählt")
     # the translation is made once for the ask
     assert [t["stage"] for t in answer.trace].count("translate") == 1
+
+
+def _staff(path: Path) -> Path:
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["Employee ID", "Name", "Department", "Office", "Start Year", "Start Date", "Salary (EUR)"])
+        out.writerows([("E100", "Anna Schneider", "Sales", "Leipzig", "2007", "2007-03-01", "58,000"),
+                       ("E101", "Jürgen Müller", "Engineering", "Nürnberg", "2019", "2019-11-15", "72,000"),
+                       ("E102", "Klaus Weiß", "Support", "Köln", "2012", "2012-03-20", "73,000"),
+                       ("E103", "Sabine Schäfer", "Engineering", "Nürnberg", "2015", "2015-07-01", "80,000"),
+                       ("E104", "Birgit Groß", "Sales", "Köln", "2011", "2011-12-31", "61,500")])
+    return path
+
+
+def test_a_question_that_compares_a_figure_or_a_date_is_computed_as_a_comparison(tmp_path: Path) -> None:
+    # a newcomer: "List the employees who started before 2012" was refused, then answered from three passages
+    [staff] = table.tables([extract(_staff(tmp_path / "staff.csv"))])
+
+    def names(question: str, filters: list[tuple[str, str]], operation: str = "list") -> list[str] | str:
+        query, why = table.parse_query(json.dumps({"operation": operation, "column": "Name", "filters": [
+            {"column": c, "value": v} for c, v in filters]}), staff, question)
+        return why if query is None else [r.cells[1] for r in table.compute(staff, query).rows]
+
+    assert names("List the employees who started before 2012", [("Start Year", "2012")]) == [
+        "Anna Schneider", "Birgit Groß"]
+    # a year against dates; "since" counts the year in
+    assert names("Which employees started since 2015?", [("Start Date", "2015")]) == [
+        "Jürgen Müller", "Sabine Schäfer"]
+    assert names("Welche Mitarbeiter verdienen mehr als 70.000 EUR?", [("Salary (EUR)", "70000")]) == \
+        "the filter value '70000' is not in the question"
+    assert names("Which employees earn more than €70,000?", [("Salary (EUR)", "70,000")]) == [
+        "Jürgen Müller", "Klaus Weiß", "Sabine Schäfer"]
+    # between two figures: both ends counted in
+    assert names("List the employees who started between 2011 and 2015",
+                 [("Start Year", "2011"), ("Start Year", "2015")]) == [
+        "Klaus Weiß", "Sabine Schäfer", "Birgit Groß"]
+    # a range the LLM spelled out year by year is the question's range
+    assert names("How many employees started between 2011 and 2015?",
+                 [("Start Year", "2011"), ("Start Year", "2012"), ("Start Year", "2013")], "count") == [
+        "Klaus Weiß", "Sabine Schäfer", "Birgit Groß"]
+    # a month's name keeps the dates of that month, with its year where written; a comparison the LLM wrote in
+    # the value is read as one
+    assert names("Which employees started in March?", [("Start Date", "March")]) == [
+        "Anna Schneider", "Klaus Weiß"]
+    assert names("Which employees started in March 2012?", [("Start Date", "March 2012")]) == ["Klaus Weiß"]
+    assert names("Which employees started after 2012-03-20?", [("Start Date", "> 2012-03-20")]) == [
+        "Jürgen Müller", "Sabine Schäfer"]
+    # the LLM's own writing of the question's figure or month (the bundled reader's, asked by a newcomer)
+    assert names("Which employees earn more than €70,000?", [("Salary (EUR)", "70000")]) == [
+        "Jürgen Müller", "Klaus Weiß", "Sabine Schäfer"]
+    assert names("Which employees started in March?", [("Start Date", "2024-03")]) == [
+        "Anna Schneider", "Klaus Weiß"]
+    assert names("Which employees started in March 2011?", [("Start Date", "2012-03")]) == \
+        "the filter value '2012-03' is not in the question"
+    # a name after such a word is no comparison, and text is never compared
+    assert names("List the employees who started after Anna Schneider", [("Name", "Anna Schneider")]) == [
+        "Anna Schneider"]
+
+
+def test_how_many_of_a_thing_a_row_names_is_the_total_of_its_quantity(tmp_path: Path) -> None:
+    # a newcomer: "How many cordless drills do we have in Leipzig?" counted the rows (9) where the stock is 538
+    [stock] = table.tables([extract(_inventory(tmp_path / "stock.csv"))])
+    assert table.quantity_column(stock) == "Quantity"  # not "Unit Price"
+
+    def query(question: str, reply: dict[str, object]) -> table.Query | None:
+        return table.parse_query(json.dumps(reply), stock, question)[0]
+
+    drills = query("How many cordless drills do we have in Leipzig?", {
+        "operation": "count", "column": "", "filters": [{"column": "Product", "value": "cordless drills"}]})
+    assert drills == table.Query("sum", "Quantity", (table.Filter("Product", "Cordless drill"),
+                                                     table.Filter("Warehouse", "Leipzig")))
+    assert table.compute(stock, drills).value == 538
+    bolts = query("Wie viele Stahlbolzen haben wir?\nHow many steel bolts M8 do we have?", {
+        "operation": "count", "column": "", "filters": [{"column": "Product", "value": "Steel bolt M8"}]})
+    assert bolts is not None and table.compute(stock, bolts).value == 770
+    # how many rows is still a count: the rows are the thing counted
+    items = query("How many items in Rotterdam are still open?", {
+        "operation": "count", "column": "", "filters": [{"column": "Warehouse", "value": "Rotterdam"}]})
+    assert items is not None and items.operation == "count"
+
+
+def test_a_sheet_s_language_is_that_of_its_words_not_of_its_names(tmp_path: Path) -> None:
+    from assistant.ttrag.context import language_of
+
+    assert language_of(extract(_staff(tmp_path / "staff.csv"))) == "en"
+    german = tmp_path / "bestellungen.csv"
+    with german.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["Bestellnummer", "Kunde", "Land", "Status", "Betrag"])
+        for n in range(12):
+            out.writerow([f"B-{n}", ("Schmidt GmbH", "Lyon Textiles")[n % 2], "Deutschland",
+                          ("offen", "storniert", "versandt")[n % 3], f"{100 * n},00"])
+    assert language_of(extract(german)) == "de"
+
+
+def test_an_answer_over_a_table_is_written_in_the_question_s_language(tmp_path: Path) -> None:
+    [sales] = table.tables([extract(_sales(tmp_path / "sales.csv"))])
+    south = table.Query("sum", "Revenue", (table.Filter("Region", "South"),))
+    result = table.compute(sales, south)
+    assert table_answer.answer_text(sales, south, result, "de") == (
+        "Die Summe von Revenue der 2 Zeilen mit Region „South\u201c ist 35.900 (Zeilen 3, 5; alle 6 Zeilen von "
+        "sales gelesen; 1 ohne Zahl ausgelassen).", "35,900")
+    average = table.Query("average", "Revenue", ())
+    text, short = table_answer.answer_text(sales, average, table.compute(sales, average), "fr")
+    assert text.startswith("La moyenne de Revenue des 5 lignes est 15\u202f610 (lignes 2, 3, 4, 5, 6 ;")
+    assert short == "15,610"
+    assert table_answer.figure(20850.5, "de") == "20.850,5" and table_answer.figure(20850.5, "it") == "20,850.5"
+    # a list of the column it filters names each row by its first cells ("List the employees who started before
+    # 2012" was queried as the Start Year of those rows, and listed their IDs alone)
+    [staff] = table.tables([extract(_staff(tmp_path / "staff.csv"))])
+    early = table.Query("list", "Start Year", (table.Filter("Start Year", "2012", "<"),))
+    text, _ = table_answer.answer_text(staff, early, table.compute(staff, early))
+    assert text == ("2 of the 5 rows of staff have Start Year < 2012 (every row read):\n"
+                    "- row 2: E100 | Anna Schneider\n- row 6: E104 | Birgit Groß")

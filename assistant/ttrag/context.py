@@ -17,7 +17,7 @@ from assistant.documents.chunk import chunk_document
 from assistant.documents.limits import MIB, raise_hint
 from assistant.errors import AssistantError
 from assistant.records import Chunk, Document
-from assistant.text.language import document_language, main_language, part_languages
+from assistant.text.language import DEFAULT_LANGUAGE, classify, document_language, main_language, part_languages
 from assistant.ttrag.aliases import DefinedTerm, defined_terms
 from assistant.ttrag.compute.table import Table
 from assistant.ttrag.lexical import Bm25Index
@@ -64,10 +64,13 @@ def chunk_at(ctx: Context, source: str, offset: int) -> Chunk:
     return next(c for c in ctx.chunks if c.source == source)
 
 
+SHEET_SAMPLE_CHARS = 3000  # of a sheet's words, enough to tell its language (a header and a few statuses)
+
+
 def chunk_languages(documents: Sequence[Document], chunks: Sequence[Chunk], languages: dict[str, str]) -> list[str]:
     """The language of each chunk: that of the segment it starts in (an e-mail's German body and its English
     attachment are stemmed each in its own), the document's (``languages``) where a segment is too short to tell."""
-    parts = {d.source: (d.offsets, part_languages([s.text for s in d.segments], languages[d.source]))
+    parts = {d.source: (d.offsets, part_languages([s.language_text() for s in d.segments], languages[d.source]))
              for d in documents}
     out = []
     for c in chunks:
@@ -75,6 +78,19 @@ def chunk_languages(documents: Sequence[Document], chunks: Sequence[Chunk], lang
         i = bisect.bisect_right(offsets, c.start) - 1
         out.append(codes[i] if 0 <= i < len(codes) else languages[c.source])
     return out
+
+
+def language_of(document: Document) -> str:
+    """The ISO 639-1 code of the language ``document`` is written in (:func:`document_language`). A sheet's is
+    judged from its column names and its cells of text, and again with the values its rows repeat (a status, a
+    department), whichever the detector is surer of; never from its names, codes and figures
+    (:meth:`Segment.language_text`)."""
+    if not any(s.sheet is not None for s in document.segments):
+        return document_language(document.text)
+    samples = ["\n".join(s.language_text(repeated=repeated) for s in document.segments)[:SHEET_SAMPLE_CHARS]
+               for repeated in (False, True)]
+    code, _ = max((classify(sample) for sample in samples), key=lambda found: found[1])
+    return code or DEFAULT_LANGUAGE
 
 
 def check_size(documents: Sequence[Document], max_mb: float) -> None:
@@ -124,7 +140,7 @@ def build_context(documents: Sequence[Document], tokenizer: Any, *, chunk_tokens
                                          progress=report))
         if progress:
             progress("index", 0, len(chunks))
-        languages = {d.source: document_language(d.text) for d in documents}
+        languages = {d.source: language_of(d) for d in documents}
         index = Bm25Index([c.text for c in chunks], [c.heading for c in chunks],
                           languages=chunk_languages(documents, chunks, languages))
         if progress:

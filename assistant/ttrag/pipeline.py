@@ -50,7 +50,7 @@ from assistant.ttrag import (
     router,
     scope,
 )
-from assistant.ttrag.compute import comparison, counting, needle, summarize, table
+from assistant.ttrag.compute import comparison, counting, needle, summarize, table, table_answer
 from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
 from assistant.ttrag.compute.summarize import pointcheck, points
 from assistant.ttrag.compute.summarize.choose import documents_asked
@@ -773,7 +773,7 @@ def _table(ctx: Context, question: str, models: Models, opts: PipelineOptions, r
              rows=len(result.rows) if result is not None and query is not None else None)
     if query is None or result is None:
         return None
-    text, short = table.answer_text(chosen, query, result)
+    text, short = table_answer.answer_text(chosen, query, result, languages[0])
     run.text(text)
     doc = next(d for d in ctx.documents if d.source == chosen.source)
     sources, chunks = [], []

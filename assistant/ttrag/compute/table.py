@@ -21,6 +21,8 @@ from functools import cached_property
 from typing import Literal
 
 from assistant.records import Document, source_name
+from assistant.ttrag.compute import cells
+from assistant.ttrag.compute.cells import Compare, number
 from assistant.ttrag.compute.counting import pattern_for
 from assistant.ttrag.grounding import english_stemmer
 
@@ -29,7 +31,6 @@ OPERATIONS: tuple[Operation, ...] = ("count", "sum", "average", "max", "min", "l
 VALUES = 3  # distinct values a lookup may answer with; more, and the question did not name its rows
 MIN_ROWS = 3  # fewer rows than this are read whole by the reader anyway
 MAX_FILTERS = 3
-LISTED = 25  # rows a list names before "and N more"
 SAMPLE_CHARS = 40  # an example value longer than this is not shown
 SHOWN_COLUMNS = 24  # a wider table shows the LLM only the columns the question may be about
 CATEGORIES = 20  # a column of at most this many values (or half its rows) is a category (a status, a region)
@@ -58,13 +59,18 @@ _CUES: dict[Operation, re.Pattern[str]] = {
                        r"\bquel(?:le)?s\b", re.I),
 }
 _YES_NO = {"yes", "no", "true", "false", "ja", "nein", "oui", "non"}
-# a comparison written just before a filter's value: the filter would read it as equality
-_COMPARED = re.compile(r"\b(before|after|since|until|over|under|above|below|more than|less than|fewer than|"
-                       r"at least|at most|greater than|smaller than|earlier than|later than|vor|nach|seit|bis|"
-                       r"\u00fcber|unter|mehr als|weniger als|avant|apr\u00e8s|depuis|plus de|moins de)\s+"
-                       r"(?:the\s+|dem\s+|le\s+|la\s+)?$")
+# what "how many" asks the number of: the words after it, up to a verb or a preposition
+_HOW_MANY = re.compile(r"\b(?:how many\s+|wie viele\s+|combien d(?:e\s+|')|nombre d(?:e\s+|'))"
+                       r"(?P<thing>[^\W\d_][\w -]{0,40}?)"
+                       r"(?=\s+(?:do|does|did|are|is|were|was|have|has|had|can|will|would|should|in|at|of|from|"
+                       r"for|with|on|by|we|they|there|left|remain\w*|sind|haben|hat|gibt|wurden|werden|im|am|von|"
+                       r"aus|auf|avons|avez|ont|sont|y|dans|au|en|reste\w*)\b|\s*[?,.!;]|\s*$)", re.I)
+# the words of a column's name saying how many of a row's thing there are, and of one saying what it costs
+# ("Unit Price" is no quantity)
+_QUANTITY_WORDS = ("quantity qty units stock pieces pcs onhand menge st\u00fcck stk bestand quantit\u00e9 qt\u00e9 "
+                   "inventory")
+_MONEY_WORDS = "price cost amount value total revenue preis kosten betrag wert prix co\u00fbt montant valeur"
 _NOT_FILLED = {"no", "false", "nein", "non", "n/a", "na", "none", "-", "0"}
-_NUMBER = re.compile(r"^\(?-?[$\u20ac\u00a3]?\s*-?\d[\d,' ]*(?:\.\d+)?\s*%?\)?$")
 
 
 @dataclass(frozen=True)
@@ -118,15 +124,24 @@ class Table:
 
 @dataclass(frozen=True)
 class Filter:
-    """Keep the rows whose ``column`` holds ``value`` (a yes/no value: the whole cell; else the value as whole
-    words, case-insensitive); a ``value`` of '' keeps the rows whose cell is filled (:func:`filled`)."""
+    """Keep the rows whose ``column`` holds ``value`` (a yes/no value: the whole cell; a month's name: a date of
+    that month; else the value as whole words, case-insensitive), or whose figure or date stands in comparison
+    ``compare`` with it (:mod:`assistant.ttrag.compute.cells`); a ``value`` of '' keeps the rows whose cell is
+    filled (:func:`filled`)."""
 
     column: str
     value: str
+    compare: Compare | None = None
 
     def keeps(self, table: Table, row: Row) -> bool:
         cell = table.cell(row, self.column)
-        return filled(cell) if not self.value else cell_holds(cell, self.value)
+        if not self.value:
+            return filled(cell)
+        if self.compare:
+            return cells.compares(cell, self.value, self.compare)
+        if cells.names_month(self.value) and cells.date_of(cell) is not None:
+            return cells.same_date(cell, self.value)
+        return cell_holds(cell, self.value)
 
 
 def filled(cell: str) -> bool:
@@ -206,12 +221,12 @@ def tables(documents: Sequence[Document]) -> list[Table]:
                     found.append(Table(doc.source, current[0], column_names(current[1]), tuple(rows)))
                 current, rows = key, []
             pos = 0
-            for number, cells in sheet.rows:
+            for line_number, row_cells in sheet.rows:
                 offset = start
                 if sheet.lines:
-                    at = seg.text.find(sheet.SEPARATOR.join(cells), pos)
+                    at = seg.text.find(sheet.SEPARATOR.join(row_cells), pos)
                     offset, pos = (start + at, at + 1) if at >= 0 else (start + pos, pos)
-                rows.append(Row(number, cells, offset, record=not sheet.lines))
+                rows.append(Row(line_number, row_cells, offset, record=not sheet.lines))
         if current is not None and len(rows) >= MIN_ROWS:
             found.append(Table(doc.source, current[0], column_names(current[1]), tuple(rows)))
     return found
@@ -298,20 +313,6 @@ def cell_holds(cell: str, value: str) -> bool:
     return pattern_for(value).search(cell) is not None
 
 
-def number(cell: str) -> float | None:
-    """The number a cell shows (``1,200``, ``$ 3.50``, ``(40)`` for -40, ``12%``), else None."""
-    text = cell.strip()
-    if not text or not _NUMBER.match(text):
-        return None
-    negative = text.startswith("(") and text.endswith(")")
-    digits = re.sub(r"[^\d.\-]", "", text)
-    try:
-        value = float(digits)
-    except ValueError:
-        return None
-    return -value if negative else value
-
-
 def parse_query(raw: str, table: Table, question: str,
                 allowed: Sequence[str] | None = None) -> tuple[Query | None, str]:
     """The query in the LLM's reply ``raw``, checked: ``(query, '')``, or ``(None, why not)`` when the reply is
@@ -333,15 +334,27 @@ def parse_query(raw: str, table: Table, question: str,
     if operation in ("sum", "average", "max", "min", "value") and not column:
         return None, f"{operation} of no column"
     asked = " ".join(question.split()).casefold()
+    pairs = _with_range(pairs, question)
     kept: list[Filter] = []
-    for name, value in pairs[:MAX_FILTERS]:
-        if name not in table.columns or not value:
+    for name, written in pairs[:MAX_FILTERS]:
+        if name not in table.columns or not written:
             return None, f"a filter on no column ({name!r})"
+        compare, value = cells.split_compared(written)
+        value = cells.written_as(value, question) or value  # "5,000" where the LLM wrote 5000
         if value.casefold() not in _YES_NO and not _written(value, asked):
             return None, f"the filter value {value!r} is not in the question"
-        f = Filter(_category_column(table, name, value), value)
-        if not any(f.keeps(table, r) for r in table.rows):
-            return None, f"no row holds {value!r} in {name}"
+        # "started before 2012" is no filter "Start Year = 2012": the question's words before a figure or a date
+        compare = compare or cells.comparison(question, value)
+        if compare:
+            if not cells.comparable([table.cell(r, name) for r in table.rows], value):
+                return None, f"the question compares with {value!r}, {name} holds no figures or dates"
+            f = Filter(name, value, compare)
+        else:
+            f = Filter(_category_column(table, name, value), value)
+            if not any(f.keeps(table, r) for r in table.rows):
+                f = Filter(f.column, _cell_named(table, f.column, value))
+            if not f.value or not any(f.keeps(table, r) for r in table.rows):
+                return None, f"no row holds {value!r} in {name}"
         if f not in kept:
             kept.append(f)
     for f in named_values(table, question, {f.column for f in kept} | {column}):
@@ -351,13 +364,11 @@ def parse_query(raw: str, table: Table, question: str,
         # "How many contracts have a non-compete clause?" was queried as a count of the column "Non-Compete": the
         # rows that have one
         kept.append(Filter(column, ""))
-    for f in kept:
-        # a figure or a date only: "contracts under New York law" compares nothing
-        compared = _COMPARED.search(question.casefold().split(f.value.casefold())[0][-40:] + " ") \
-            if re.search(r"\d", f.value) and f.value.casefold() in asked else None
-        if compared:
-            # "started before 2012" is no filter "Start Year = 2012"
-            return None, f"the question compares with {f.value!r} ({compared[1].strip()})"
+    quantity = quantity_column(table)
+    if operation in ("count", "sum") and quantity and "sum" in (allowed or cued_operations(question)) and \
+            counts_items(question, kept):
+        # "How many cordless drills do we have in Leipzig?" asks for the drills, not for the rows that hold them
+        return Query("sum", quantity, tuple(kept)), ""
     if operation in ("sum", "average", "max", "min", "value") and not _named(column, question):
         return None, f"the question does not name the column {column!r}"
     if operation == "value" and column in {f.column for f in kept}:
@@ -366,6 +377,21 @@ def parse_query(raw: str, table: Table, question: str,
         # a count or a list of every row is never what a question over a table asks
         return None, f"a {operation} of every row"
     return Query(operation, column, tuple(kept)), ""
+
+
+def _with_range(pairs: list[tuple[str, str]], question: str) -> list[tuple[str, str]]:
+    """``pairs`` (column, value) with the filters of a column whose values are figures or dates replaced by the
+    two ends of the range the question writes: "between 2010 and 2015" was queried as 2010, 2011 and 2012."""
+    ends = cells.range_in(question)
+    if ends is None:
+        return pairs
+    ranged = [c for c, v in pairs if cells.figure_in(cells.split_compared(v)[1]) is not None or
+              cells.date_of(cells.split_compared(v)[1]) is not None]
+    if not ranged:
+        return pairs
+    column = ranged[0]
+    rest = [(c, v) for c, v in pairs if c != column]
+    return [(column, ends[0]), (column, ends[1]), *rest]
 
 
 def _category_column(table: Table, column: str, value: str) -> str:
@@ -382,6 +408,15 @@ def _category_column(table: Table, column: str, value: str) -> str:
     return found[0] if len(found) == 1 else column
 
 
+def _cell_named(table: Table, column: str, value: str) -> str:
+    """The one cell value of ``column`` that ``value`` names in another form of its words (stemmed, Snowball
+    English: "cordless drills" for "Cordless Drill"); '' where none or several do."""
+    wanted = _stems(value)
+    found = {cell for cell in (" ".join(table.cell(r, column).split()) for r in table.rows)
+             if cell and _stems(cell) == wanted}
+    return found.pop() if len(found) == 1 else ""
+
+
 def named_values(table: Table, question: str, leave: set[str]) -> list[Filter]:
     """Filters for the categories ``question`` names that the query left out: a whole cell value of a column of
     few values (:attr:`Table.categories`; not a number, not yes/no) written in the question as whole words, in one
@@ -394,7 +429,8 @@ def named_values(table: Table, question: str, leave: set[str]) -> list[Filter]:
         for value in sorted(values):
             if value.casefold() in _YES_NO or number(value) is not None or len(value) < 2:
                 continue
-            if cell_holds(question, value):
+            # in the plural too: "How many hammers ..." names the rows of "Hammer"
+            if any(cell_holds(question, v) for v in (value, f"{value}s", f"{value}es")):
                 found.setdefault(value.casefold(), []).append(Filter(column, value))
     # one column may write a value in two cases ("Open", "open"): a name of one column, not of two
     named = [fs[0] for fs in found.values() if len({f.column for f in fs}) == 1]
@@ -418,6 +454,33 @@ def _named(column: str, question: str) -> bool:
     English). A lookup of "shipping cost" read the amount column; "What does the status 'Held' mean?" was read as
     an average."""
     return bool(_stems(column, 3) & _stems(question, 3))
+
+
+def quantity_column(table: Table) -> str:
+    """The one column of numbers that says how many of a row's thing there are ("Quantity", "Units", "Stock",
+    "Menge", "Stück", "Quantité"); '' where there is none or several."""
+    quantity, money = _stems(_QUANTITY_WORDS), _stems(_MONEY_WORDS)
+    found = [c for c in table.columns if _stems(c, 2) & quantity and not _stems(c, 2) & money and _numeric(table, c)]
+    return found[0] if len(found) == 1 else ""
+
+
+def counts_items(question: str, filters: Sequence[Filter]) -> bool:
+    """Whether ``question`` asks how many of a thing a filter's value names ("how many cordless drills ..."
+    filtered on Product "Cordless Drill"), not how many rows ("how many orders ..."): the last word of what
+    follows "how many" (or "wie viele", "combien de") is, stemmed, a word of a filter's value."""
+    values = set().union(*(_stems(f.value) for f in filters if f.value and not f.compare)) if filters else set()
+    for m in _HOW_MANY.finditer(question):
+        words = re.findall(r"\w+", m["thing"])
+        if words and values and _stems(words[-1]) <= values:
+            return True
+    return False
+
+
+def _numeric(table: Table, column: str) -> bool:
+    """Whether ``column`` is one of numbers: :data:`NUMERIC_SHARE` of its filled cells, over every row."""
+    filled_cells = [c for c in (table.cell(r, column) for r in table.rows) if c.strip()]
+    return bool(filled_cells) and \
+        sum(number(c) is not None for c in filled_cells) >= NUMERIC_SHARE * len(filled_cells)
 
 
 def compute(table: Table, query: Query) -> Computed:
@@ -452,8 +515,7 @@ def unanswered(table: Table, query: Query, result: Computed) -> str:
             f"the filters keep {len(result.rows)} rows of {len(values)} values"
     if query.operation in ("count", "list"):
         return ""
-    cells = [c for c in (table.cell(r, query.column) for r in table.rows) if c.strip()]
-    if not cells or sum(number(c) is not None for c in cells) < NUMERIC_SHARE * len(cells):
+    if not _numeric(table, query.column):
         return f"{query.column} is not a column of numbers"
     return "" if result.value is not None else f"no row kept has a number in {query.column}"
 
@@ -472,65 +534,3 @@ def row_quote(table: Table, row: Row, query: Query, text: str) -> tuple[int, str
             if at >= 0:
                 return at, line
     return row.offset, text[row.offset:].split("\n", 1)[0]
-
-
-def figure(value: float) -> str:
-    """``value`` as a person writes it: ``83,400``; ``20,850.5``; ``0.25``."""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.2f}".rstrip("0").rstrip(".")
-
-
-def _rows_named(rows: Sequence[Row], limit: int = 12) -> str:
-    numbers = [str(r.number) for r in rows[:limit]]
-    more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
-    return ("row " if len(rows) == 1 else "rows ") + ", ".join(numbers) + more
-
-
-def _kept(query: Query) -> str:
-    return " and ".join(f"{f.column} \u201c{f.value}\u201d" if f.value else
-                        f"a {f.column} (a filled cell, not \u201cNo\u201d)" for f in query.filters)
-
-
-def answer_text(table: Table, query: Query, result: Computed) -> tuple[str, str]:
-    """The answer a person reads, and its short answer (the figure, or the names listed): what was computed,
-    over how many rows, and which rows hold it (as the sheet numbers them)."""
-    over = f"of the {len(table.rows)} rows of {table.name}"
-    where = f" with {_kept(query)}" if query.filters else ""
-    if query.operation == "count":
-        n = len(result.rows)
-        text = f"{n} {over} {'has' if n == 1 else 'have'} {_kept(query)} (every row counted"
-        return text + (f": {_rows_named(result.rows)})." if result.rows else ")."), str(n)
-    if query.operation == "list":
-        filtered = {f.column for f in query.filters}  # the same value in every row listed: name the rows instead
-        column = query.column if query.column and query.column not in filtered else \
-            next((c for c in table.columns if c not in filtered), table.columns[0])
-        names = [" ".join(table.cell(r, column).split()) or table.key(r) for r in result.rows]
-        lines = [f"- row {r.number}: {name}" for r, name in zip(result.rows[:LISTED], names, strict=False)]
-        if len(result.rows) > LISTED:
-            lines.append(f"- and {len(result.rows) - LISTED} more: {_rows_named(result.rows[LISTED:], 40)}")
-        head = (f"{len(result.rows)} {over} {'has' if len(result.rows) == 1 else 'have'} {_kept(query)} "
-                f"(every row read); {'its' if len(result.rows) == 1 else 'their'} {column}:")
-        return "\n".join([head, *lines]), "; ".join(names)
-    if query.operation == "value":
-        values = list(dict.fromkeys(" ".join(table.cell(r, query.column).split()) for r in result.rows))
-        if len(values) == 1:
-            which = f"{table.name} {_rows_named(result.rows)}" if len(result.rows) > 1 else \
-                f"{table.name} row {result.rows[0].number}: {table.key(result.rows[0], query.column)}"
-            return f"{query.column}{where} is {values[0] or '(empty)'} ({which}).", values[0]
-        lines = [f"- row {r.number} ({table.key(r, query.column)}): {' '.join(table.cell(r, query.column).split())}"
-                 for r in result.rows[:LISTED]]
-        return "\n".join([f"{query.column} of the {len(result.rows)} rows{where}:", *lines]), "; ".join(values)
-    skipped = f"; {result.skipped} without a number left out" if result.skipped else ""
-    assert result.value is not None
-    value = figure(result.value)
-    read = f"every row of {table.name} read, {len(table.rows)} rows"
-    if query.operation in ("sum", "average"):
-        what = "total" if query.operation == "sum" else "average"
-        n = len(result.holding)
-        return (f"The {what} {query.column} of the {n} row{'s' if n != 1 else ''}{where} is {value} "
-                f"({_rows_named(result.holding)}; {read}{skipped}).", value)
-    what = "highest" if query.operation == "max" else "lowest"
-    holders = "; ".join(f"row {r.number} ({table.key(r, query.column)})" for r in result.holding[:5])
-    among = f" among the {len(result.rows)} rows{where}" if query.filters else ""
-    return f"The {what} {query.column}{among} is {value}, in {holders} ({read}{skipped}).", value
