@@ -395,12 +395,27 @@ def test_the_document_a_request_names_is_the_one_summarized(two: Context, questi
 
 
 @pytest.mark.parametrize("question", ["Please help me summarize this government report.",
-                                      "You are a patent examiner. Please write a summary of this patent."])
+                                      "You are a patent examiner. Please write a summary of this patent.",
+                                      # a newcomer's German request was translated "Combine this document" and
+                                      # answered "not found"
+                                      "Fasse dieses Dokument zusammen", "Bitte fasse den Vertrag kurz zusammen.",
+                                      "Gib mir einen Überblick über den Bericht", "Worum geht es in dieser E-Mail?",
+                                      "Résume ce document", "Fais-moi un résumé de ce contrat"])
 def test_a_plain_summary_request_is_routed_without_an_llm_call(question: str) -> None:
     from assistant.ttrag.router import route
 
     gen = ScriptedGenerator(lambda r: '{"route": "question_answering", "target": ""}')
     assert route(gen, question).route == "summarization" and gen.requests == []
+    assert parse_request(question).focus == ""
+
+
+@pytest.mark.parametrize("question", ["Wie hoch ist die Vertragsstrafe?", "Wer sind die Parteien?",
+                                      "Quel est le montant moyen ?"])
+def test_a_question_in_german_or_french_is_no_summary_request(question: str) -> None:
+    from assistant.ttrag.router import route
+
+    gen = ScriptedGenerator(lambda r: '{"route": "summarization", "target": ""}')
+    assert route(gen, question).route == "question_answering" and gen.requests == []
 
 
 def test_several_documents_and_no_name_give_one_gist_each(two: Context) -> None:

@@ -30,6 +30,12 @@ class Decision:
     fallback: bool = False
 
 
+# A summary asked for in German or French ("Fasse dieses Dokument zusammen" was translated "Combine this document"
+# and answered as a question: not found)
+FOREIGN_SUMMARY_WORDS = (r"zusammenfass\w*|fasse\w*\b.{0,60}\bzusammen|fass\b.{0,60}\bzusammen|\u00fcberblick|"
+                         r"kernaussagen|kernpunkte|wesentlichen punkte|worum geht es|r\u00e9sum\w*|synth\u00e8se|"
+                         r"aper\u00e7u|points? cl\u00e9s|de quoi (?:parle|traite)")
+
 # Cues a request must show before a cheaper method is trusted over full question answering: a small
 # router LLM (docs/design.md §3: 1.5B) sometimes sends a plain question to counting; a wrong cheap route costs
 # a wrong answer, a wrong fallback only costs time.
@@ -43,6 +49,7 @@ _CUES = {
                            r"\boccurrences? of\b|\b(appears?|occurs?|is mentioned|mentions?)\b.*\bhow many\b|"
                            r"\bhow many (mentions|occurrences|instances)\b", re.I),
     "summarization": re.compile(r"\b(summar\w*|overview|gist|main points|key points|tl;?dr|outline|"
+                                rf"{FOREIGN_SUMMARY_WORDS}|"
                                 r"what is (this|the) (document|attachment|file|report|email|agreement|contract)"
                                 r" about|what (?:does|do) (?:it|this|that|they|the \w+(?: \w+)?) (?:say|state|cover)s?"
                                 r" (?:about|on|regarding))\b", re.I),
@@ -65,8 +72,15 @@ _PLAIN_SUMMARY = re.compile(r"^(?:[^.?!\n]{1,80}[.!]\s+)?\W*(?:(?:please|can you
                             r"detailed )?(?:summary|overview|gist|outline|tl;?dr|main points|key points)|tl;?dr|"
                             r"what (?:is|are) (?:this|the) \w+(?: \w+)? about|what are the (?:main|key) points|"
                             r"what (?:does|do) (?:it|this|that|they|the \w+(?: \w+)?) (?:say|state|cover)s? "
-                            r"(?:about|on|regarding))", re.I)
-_ASKS = re.compile(r"\b(?:who|whom|whose|where|when|why|which|how)\b", re.I)
+                            r"(?:about|on|regarding)|"
+                            r"(?:bitte\s+)?(?:fasse?|fassen sie)\b|(?:kannst du|k\u00f6nnen sie)\s|zusammenfassung|"
+                            r"(?:gib|geben sie)(?: mir| uns)? (?:eine |einen )?(?:kurze |kurzen )?"
+                            r"(?:zusammenfassung|\u00fcberblick)|worum geht es|"
+                            r"r\u00e9sum\w*|(?:peux-tu|pouvez-vous)\s|(?:fais|faites|donne|donnez)(?:-moi|-nous)? "
+                            r"(?:un |une )?(?:bref |court )?(?:r\u00e9sum\u00e9|aper\u00e7u|synth\u00e8se)|"
+                            r"de quoi (?:parle|traite))", re.I)
+_ASKS = re.compile(r"\b(?:who|whom|whose|where|when|why|which|how|wer|wen|wem|wessen|wo|wann|warum|welche\w*|wie|"
+                   r"qui|o\u00f9|quand|pourquoi|quel\w*|comment)\b", re.I)
 
 
 def cued_routes(question: str) -> list[Route]:
