@@ -469,7 +469,7 @@ def test_a_point_the_reader_cut_short_is_a_whole_sentence(tokenizer: object) -> 
     def reader(r: GenerationRequest) -> str:
         asked = r.user.split("Question:")[-1]
         if "What is this agreement about" in asked:
-            return json.dumps({"found": True, "passage": 1, "short_answer": "license",  # the string closed
+            return json.dumps({"found": True, "passage": 1, "short_answer": "do under it",  # the string closed
                                "answer": "GMC will license Web hosting and related services ("})  # at the quote
         if "Which law governs" in asked:
             return json.dumps({"found": True, "passage": 1, "short_answer": "substantive laws",
