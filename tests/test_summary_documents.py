@@ -458,3 +458,21 @@ def test_a_contracts_title_is_the_agreement_it_names_not_its_filing_label() -> N
     }
     for head, title in cases.items():
         assert title_of(_doc("contract.txt", head + body)) == title, head
+    # a filing's text without line breaks runs its title on into the preamble (CUAD's text files: the summary
+    # was headed "Exhibit 4.14 SERVICE AGREEMENT This Service Agreement ... is entered into on April.")
+    run_on = {
+        'Exhibit 10.18 MAINTENANCE AGREEMENT MAINTENANCE AGREEMENT (this "Agreement"), dated as of July 23, 2003, '
+        'made by and between Acme Widgets, Inc. and Beta Foods LLC.\n': "MAINTENANCE AGREEMENT",
+        "EXHIBIT 99.2 Page 1 of 3 DISTRIBUTOR AGREEMENT Agreement made this 19th day of March, 2020 Between: Acme "
+        "Widgets, Inc. and Beta Foods LLC.\n": "DISTRIBUTOR AGREEMENT",
+        'Exhibit 10.31 ACME WIDGETS INC. This Multiple LINAC and Multi-Modality Distributor Agreement ("Agreement") '
+        "is entered into by and between Acme Widgets, Inc. and Beta Foods LLC.\n":
+            "Multiple LINAC and Multi-Modality Distributor Agreement",
+        # a notice's words and a label inside the text are no title
+        "CONFIDENTIAL TREATMENT HAS BEEN REQUESTED WITH RESPECT TO CERTAIN PORTIONS OF THIS AGREEMENT, MARKED BY "
+        "ASTERISKS\nSPONSORSHIP AGREEMENT\n": "SPONSORSHIP AGREEMENT",
+        "AMENDMENT NO. 1\nFOX ASSIGNMENT OF AGREEMENT: Pursuant to the assignment of rights of the licensor to its "
+        "affiliate, all references in the agreement are to that affiliate.\n": "AMENDMENT NO. 1",
+    }
+    for head, title in run_on.items():
+        assert title_of(_doc("contract.txt", head + body)) == title, head

@@ -161,6 +161,16 @@ _EXHIBIT_LABEL = re.compile(r"^(?:exhibit|execution\s+copy)\b[\s\w().-]{0,12}?(?
 _BETWEEN = re.compile(r"\s+(?:made\s+)?(?:by\s+and\s+)?(?:between|among)\b.*$", re.I)
 _CAPS_TITLE = re.compile(r"[A-Z][A-Z&-]+(?: [A-Z][A-Z&-]+){0,3}")  # a title's line in capitals, no digits
 _PROSE_START = re.compile(r"^(?:this|the|these|each|any|all|whereas|in|by|if)\b", re.I)
+# A filing's text without line breaks runs its title on into the preamble on one line ("Exhibit 10.18 MAINTENANCE
+# AGREEMENT MAINTENANCE AGREEMENT (this "Agreement"), dated as of July 23, 2003, made by ..."): the preamble's
+# naming of its agreement ('This Recipe Development Agreement (this "Agreement")'), else the first run of words
+# in capitals that names one, is its title.
+_SELF_NAMED = re.compile(r"\b[Tt][Hh][Ii][Ss]\s+((?:[A-Z][\w&.-]*\s+(?:(?:and|of|for|&)\s+)?){1,8}?"
+                         r"(?:Agreement|AGREEMENT|Contract|CONTRACT))\s*,?\s*\(\s*(?:this|the)?\s*"
+                         r"[\"\u201c](?:Agreement|Contract)[\"\u201d]")
+_CAPS_AGREEMENT = re.compile(r"(?<![\w-])((?:[A-Z][A-Z&-]+\s+|AND\s+|OF\s+|[-&]\s+){0,6}?(?:AGREEMENT|CONTRACT))"
+                             r"(?![\w-])(?!\s*:)")
+_RUN_ON = 12  # words: a line longer than this that names an agreement runs on into the preamble
 
 
 def _agreement_title(doc: Document, side: Sequence[tuple[int, int]], lines: int = 40) -> str:
@@ -177,6 +187,10 @@ def _agreement_title(doc: Document, side: Sequence[tuple[int, int]], lines: int 
             continue
         if len(kept) >= lines:
             break
+        if len(line.split()) > _RUN_ON:
+            named = _run_on_title(line)
+            if named:
+                return named
         line = _BETWEEN.sub("", _EXHIBIT_LABEL.sub("", line)).strip()
         kept.append(line)
         if _AGREEMENT.search(line) and title_line(line) and len(line.split()) <= 12 and \
@@ -185,6 +199,21 @@ def _agreement_title(doc: Document, side: Sequence[tuple[int, int]], lines: int 
                 above = list(itertools.takewhile(lambda x: bool(_CAPS_TITLE.fullmatch(x)), kept[-2::-1]))[:2]
                 line = " ".join([*reversed(above), line])
             return line
+    return ""
+
+
+def _run_on_title(line: str, within: int = 600) -> str:
+    """The title of a contract whose title line runs on into its preamble (:data:`_SELF_NAMED`,
+    :data:`_CAPS_AGREEMENT`, in its first ``within`` characters, a filing's labels aside); '' when none."""
+    head = line[:within]
+    named = _SELF_NAMED.search(head)
+    if named:
+        return " ".join(named.group(1).split())
+    for m in _CAPS_AGREEMENT.finditer(head):
+        title = re.sub(r"^(?:EXECUTION\s+(?:COPY|VERSION)\s+)", "", " ".join(m.group(1).split()))
+        # a notice's words are no title ("... WITH RESPECT TO CERTAIN PORTIONS OF THIS AGREEMENT")
+        if title not in ("AGREEMENT", "CONTRACT") and not re.search(r"\b(?:THIS|THE|TO|WITH|THAT)\b", title):
+            return title
     return ""
 
 
