@@ -429,3 +429,62 @@ def test_an_answer_over_a_table_is_written_in_the_question_s_language(tmp_path: 
     text, _ = table_answer.answer_text(staff, early, table.compute(staff, early))
     assert text == ("2 of the 5 rows of staff have Start Year < 2012 (every row read):\n"
                     "- row 2: E100 | Anna Schneider\n- row 6: E104 | Birgit Groß")
+
+
+def test_no_condition_of_the_question_is_left_out_of_the_query(tmp_path: Path) -> None:
+    # a newcomer's "How many invoices over 2,000 are still unpaid?" was queried as the unpaid ones alone (17, not
+    # 10), and "Combien de factures de Harbor Foods ne sont pas encore payées ?" as the client alone (7, not 4)
+    path = tmp_path / "invoices.csv"
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["Invoice No", "Client", "Amount", "Paid"])
+        out.writerows([("INV-1", "Harbor Foods", "2,500.00", "No"), ("INV-2", "Harbor Foods", "900.00", "No"),
+                       ("INV-3", "Lumen SARL", "3,100.00", "Yes"), ("INV-4", "Harbor Foods", "4,000.00", "Yes"),
+                       ("INV-5", "Lumen SARL", "2,100.00", "No")])
+    [invoices] = table.tables([extract(path)])
+
+    def parsed(question: str, filters: list[tuple[str, str]]) -> tuple[table.Query | None, str]:
+        return table.parse_query(json.dumps({"operation": "count", "column": "", "filters": [
+            {"column": c, "value": v} for c, v in filters]}), invoices, question)
+
+    query, why = parsed("How many invoices over 2,000 are still unpaid?", [("Paid", "No")])
+    assert query is None and why == "the query leaves out the comparison > 2,000"
+    query, why = parsed("How many invoices over 2,000 are still unpaid?", [("Amount", "2000")])
+    assert query is not None, why
+    assert [r.cells[0] for r in table.compute(invoices, query).rows] == ["INV-1", "INV-5"]  # "unpaid" added
+    query, why = parsed("Combien de factures de Harbor Foods ne sont pas encore payées ?\n"
+                        "How many Harbor Foods invoices are not yet paid?", [("Client", "Harbor Foods")])
+    assert query is not None and table.compute(invoices, query).value == 2, why
+    query, why = parsed("How many invoices are unpaid?", [("Paid", "Yes")])
+    assert query is None and why == "the question asks for Paid No, the query the opposite"
+    # a column whose name is itself negated is named, not negated ("a non-compete clause")
+    labels = tmp_path / "labels.csv"
+    with labels.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["Filename", "Non-Compete-Answer"])
+        out.writerows([("A.PDF", "Yes"), ("B.PDF", "No"), ("C.PDF", "Yes")])
+    [clauses] = table.tables([extract(labels)])
+    query, why = table.parse_query(json.dumps({"operation": "count", "column": "Non-Compete-Answer", "filters": [
+        {"column": "Non-Compete-Answer", "value": "Yes"}]}), clauses, "How many contracts have a non-compete clause?")
+    assert query is not None and table.compute(clauses, query).value == 2, why
+
+
+def test_an_excel_date_reads_as_the_sheet_shows_it_and_compares_as_a_date(tmp_path: Path) -> None:
+    import datetime
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Invoices"
+    sheet.append(["Invoice No", "Issue Date", "Amount"])
+    for n, month in enumerate((2, 3, 3, 5, 6), 1):
+        sheet.append([f"INV-{n}", datetime.datetime(2024, month, 15), 100 * n])
+    book.save(tmp_path / "invoices.xlsx")
+    [invoices] = table.tables([extract(tmp_path / "invoices.xlsx")])
+    assert invoices.rows[0].cells == ("INV-1", "2024-02-15", "100")  # not "2024-02-15 00:00:00"
+    query, why = table.parse_query(json.dumps({"operation": "sum", "column": "Amount", "filters": [
+        {"column": "Issue Date", "value": "2024-03"}]}), invoices,
+        "What is the total amount of the invoices issued in March?")
+    assert query is not None and table.compute(invoices, query).value == 500, why

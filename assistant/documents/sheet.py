@@ -19,6 +19,7 @@ import warnings
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,9 @@ def _cell(value: object) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    if isinstance(value, datetime) and value.time() == time(0):
+        # a date cell as a sheet shows it ("2024-06-17"), not Python's midnight ("2024-06-17 00:00:00")
+        return value.date().isoformat()
     return str(value).strip()
 
 

@@ -185,6 +185,34 @@ def written_as(value: str, question: str) -> str:
     return ""
 
 
+def compared_in(question: str) -> list[tuple[Compare, str]]:
+    """The figures and years ``question`` compares with, each after its comparison's words ("over 2,000":
+    ``(">", "2,000")``; "before 2012"), in order; a range's two ends included."""
+    text = " ".join(question.split())
+    found: list[tuple[Compare, str]] = []
+    for m in re.finditer(rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}\.\d{{1,2}}\.\d{{4}}|"
+                         rf"(?<![\w.,-])[$\u20ac\u00a3]?\s*{_FIGURE.pattern}(?![\w]|[-./]\d)", text):
+        value = m[0].strip(" $\u20ac\u00a3")
+        before = _BEFORE_VALUE.search(text[max(0, m.start() - 40):m.start()])
+        if before:
+            found.append((next(_GROUPS[g] for g in _GROUPS if before[g]), value))
+    ends = range_in(text)
+    if ends:
+        found += [(">=", ends[0]), ("<=", ends[1])]
+    return found
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two written values are the same figure or the same date ("2,000" and "2000")."""
+    if " ".join(a.split()).casefold() == " ".join(b.split()).casefold():
+        return True
+    fa, fb = figure_in(a), figure_in(b)
+    if fa is not None and fa == fb:
+        return True
+    da, db = date_of(a), date_of(b)
+    return da is not None and da == db
+
+
 def range_in(question: str) -> tuple[str, str] | None:
     """The two ends of the range ``question`` writes ("between 2010 and 2015": ``("2010", "2015")``; figures or
     dates), else None."""

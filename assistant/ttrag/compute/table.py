@@ -360,6 +360,15 @@ def parse_query(raw: str, table: Table, question: str,
     for f in named_values(table, question, {f.column for f in kept} | {column}):
         if not any(f.value.casefold() in k.value.casefold() for k in kept):
             kept.append(f)
+    for f in _negated_yes_no(table, question):
+        if any(k.column == f.column and k.value.casefold() != f.value.casefold() for k in kept):
+            return None, f"the question asks for {f.column} {f.value}, the query the opposite"
+        if not any(k.column == f.column for k in kept):
+            kept.append(f)
+    for compare, value in cells.compared_in(question):
+        # "How many invoices over 2,000 are still unpaid?" was queried as the unpaid ones alone
+        if not any(k.compare and cells.same_value(k.value, value) for k in kept):
+            return None, f"the query leaves out the comparison {compare} {value}"
     if operation == "count" and not kept and column:
         # "How many contracts have a non-compete clause?" was queried as a count of the column "Non-Compete": the
         # rows that have one
@@ -392,6 +401,26 @@ def _with_range(pairs: list[tuple[str, str]], question: str) -> list[tuple[str, 
     column = ranged[0]
     rest = [(c, v) for c, v in pairs if c != column]
     return [(column, ends[0]), (column, ends[1]), *rest]
+
+
+def _negated_yes_no(table: Table, question: str) -> list[Filter]:
+    """Filters "No" for the yes/no columns ``question`` names negated ("unpaid", "not yet paid", "non-exclusive"
+    of a column "Paid", "Exclusive"): the query of "How many invoices of Harbor Foods are not yet paid?" kept the
+    client alone."""
+    asked = " ".join(question.split()).casefold()
+    found = []
+    for column in table.columns:
+        values = {" ".join(table.cell(r, column).split()).casefold() for r in table.rows} - {""}
+        if not values or not values <= _YES_NO:
+            continue
+        name = column.casefold()
+        for word in re.findall(r"[^\W\d_]{3,}", name):
+            if re.search(rf"\b(?:un-?|non-?|not\s+){re.escape(word)}\b", name):
+                continue  # "Non-Compete" negates nothing in "a non-compete clause"
+            if re.search(rf"\b(?:un-?|non-?|not\s+(?:yet\s+|been\s+)?|never\s+(?:been\s+)?){re.escape(word)}\b", asked):
+                found.append(Filter(column, "No"))
+                break
+    return found
 
 
 def _category_column(table: Table, column: str, value: str) -> str:
