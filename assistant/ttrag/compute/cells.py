@@ -159,6 +159,11 @@ def comparison(question: str, value: str) -> Compare | None:
     at = text.casefold().find(wanted)
     if at < 0:
         return None
+    return _compared_before(text, at)
+
+
+def _compared_before(text: str, at: int) -> Compare | None:
+    """The comparison the words just before position ``at`` of ``text`` write ("over ", "vor dem "), else None."""
     before = _BEFORE_VALUE.search(text[max(0, at - 40):at])
     return next(_GROUPS[g] for g in _GROUPS if before[g]) if before else None
 
@@ -192,10 +197,9 @@ def compared_in(question: str) -> list[tuple[Compare, str]]:
     found: list[tuple[Compare, str]] = []
     for m in re.finditer(rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}\.\d{{1,2}}\.\d{{4}}|"
                          rf"(?<![\w.,-])[$\u20ac\u00a3]?\s*{_FIGURE.pattern}(?![\w]|[-./]\d)", text):
-        value = m[0].strip(" $\u20ac\u00a3")
-        before = _BEFORE_VALUE.search(text[max(0, m.start() - 40):m.start()])
-        if before:
-            found.append((next(_GROUPS[g] for g in _GROUPS if before[g]), value))
+        compare = _compared_before(text, m.start())
+        if compare:
+            found.append((compare, m[0].strip(" $\u20ac\u00a3")))
     ends = range_in(text)
     if ends:
         found += [(">=", ends[0]), ("<=", ends[1])]

@@ -394,8 +394,9 @@ def _with_range(pairs: list[tuple[str, str]], question: str) -> list[tuple[str, 
     ends = cells.range_in(question)
     if ends is None:
         return pairs
-    ranged = [c for c, v in pairs if cells.figure_in(cells.split_compared(v)[1]) is not None or
-              cells.date_of(cells.split_compared(v)[1]) is not None]
+    ranged = [c for c, v in pairs
+              if (bare := cells.split_compared(v)[1]) and (cells.figure_in(bare) is not None or
+                                                           cells.date_of(bare) is not None)]
     if not ranged:
         return pairs
     column = ranged[0]
@@ -409,9 +410,8 @@ def _negated_yes_no(table: Table, question: str) -> list[Filter]:
     client alone."""
     asked = " ".join(question.split()).casefold()
     found = []
-    for column in table.columns:
-        values = {" ".join(table.cell(r, column).split()).casefold() for r in table.rows} - {""}
-        if not values or not values <= _YES_NO:
+    for column, values in table.categories.items():  # a yes/no column has few values
+        if not {v.casefold() for v in values} <= _YES_NO:
             continue
         name = column.casefold()
         for word in re.findall(r"[^\W\d_]{3,}", name):

@@ -126,7 +126,7 @@ def answer_text(table: Table, query: Query, result: Computed, language: str = "e
         return "\n".join([head, *lines]), "; ".join(values)
     assert result.value is not None
     skipped = say["skipped"].format(k=result.skipped) if result.skipped else ""
-    value = figure(result.value, language if language in _SAY else "en")
+    value = figure(result.value, language)
     read = say["read"].format(name=table.name, total=total)
     if query.operation in ("sum", "average"):
         n = len(result.holding)
