@@ -215,6 +215,10 @@ class PipelineOptions:
         tables: a question that asks for a count, total, average, highest, lowest or list over a sheet's rows
             (:mod:`assistant.ttrag.compute.table`) is computed over every row from a query the LLM writes under
             the sheet's own column names; False: the reader answers it from passages.
+        email_asks: the summary of one e-mail or thread says what its latest message asks of the reader, and by
+            when, quoting the sentence that asks, from the read "what needs my reply" makes of it
+            (:mod:`assistant.ttrag.compute.summarize.asks`), instead of the model's own point for it; a message
+            that asks nothing gets no such point.
     """
 
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
@@ -251,6 +255,7 @@ class PipelineOptions:
     point_search: bool = True
     each_contract: bool = True
     tables: bool = True
+    email_asks: bool = True
 
     def __post_init__(self) -> None:
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from pathlib import Path
 
 import pytest
 from conftest import ScriptedGenerator
@@ -431,3 +432,71 @@ def test_a_table_whose_statements_fail_the_check_is_summarized_by_its_rows(token
     gen = ScriptedGenerator(lambda r: _points(("The table lists three columns: Part, Warehouse and Units", 1)))
     result = summarize(sheet, SummaryRequest(), gen)
     assert [b.text for b in result.bullets][:2] == ["Hinge H-20 | Bristol | 340", "Bracket B-7 | Derby | 125"]
+
+
+THREAD = ("From: Jonas Weber <jonas@example.com>\nSubject: Pilot dates\n\nThe pilot can start in January with the "
+          "design team. We still need the NDA before then.\n\n"
+          "From: Jonas Weber <jonas@example.com>\nSubject: Re: Pilot dates\n\nThanks for the quick answer about the "
+          "pilot dates. One more thing: could you sign the attached NDA and return it to me by 3 December? It "
+          "covers the pilot data.\n> Could you send the NDA?\nJonas\n")
+
+
+def _asks(quote: str, *, asks: bool = True, what: str = "", due: str | None = None) -> ScriptedGenerator:
+    """The reader of an e-mail summary: the gist's points, and the ask read (``purpose`` "todo") as given."""
+    def script(r: GenerationRequest) -> str:
+        if r.purpose == "todo":
+            return json.dumps({"quote": quote, "asks_me": asks, "what": what, "due": due})
+        return _points(("Jonas Weber writes that the pilot can start in January with the design team.", 1),
+                       ("The pilot can start in January.", 1))
+    return ScriptedGenerator(script)
+
+
+def test_an_email_summary_quotes_what_its_latest_message_asks(tokenizer: object) -> None:
+    # a newcomer's "Summarize this email" of a team announcement dropped its "Make sure to RSVP!": the model's
+    # point ("RSVP is required.") did not stand in the message's words
+    box = build_context([_text_doc("pilot.eml", THREAD)], tokenizer, chunk_tokens=60)
+    gen = _asks("could you sign the attached NDA and return it to me", due="3 December")
+    result = summarize(box, SummaryRequest(), gen)
+    said = [b.text for b in result.bullets]
+    assert said[-1] == ('Asks you: "One more thing: could you sign the attached NDA and return it to me by 3 '
+                        'December?"')  # the whole sentence, its date in it, so no "(by ...)"
+    assert "sign the attached NDA" in result.passages[result.bullets[-1].cites[0] - 1].text
+    summary_call, ask_call = gen.requests
+    assert "point3" not in summary_call.user and "point2" in summary_call.user  # the ask is not the model's point
+    assert "Subject: Re: Pilot dates" in ask_call.user and "We still need the NDA" not in ask_call.user
+    assert "Could you send the NDA?" not in ask_call.user  # the quoted history is not the latest message's ask
+
+
+def test_an_ask_gives_its_date_where_the_sentence_does_not(tokenizer: object) -> None:
+    box = build_context([_text_doc("pilot.eml", THREAD.replace(" by 3 December", "") + "By 3 December, please.\n")],
+                        tokenizer, chunk_tokens=60)
+    result = summarize(box, SummaryRequest(), _asks("could you sign the attached NDA", due="3 December"))
+    assert result.bullets[-1].text.endswith('return it to me?" (by 3 December)')
+    # a date the message does not hold is not given; a quote it does not hold cites the model's few words, where
+    # the message's passage holds them
+    made_up = summarize(box, SummaryRequest(), _asks("Please sign it today.", what="Sign the attached NDA",
+                                                     due="1 May"))
+    assert made_up.bullets[-1].text == "Asks you to sign the attached NDA."
+    unsupported = summarize(box, SummaryRequest(), _asks("Please sign it today.", what="Pay the invoice"))
+    assert not any(b.text.startswith("Asks you") for b in unsupported.bullets)
+
+
+def test_a_message_that_asks_nothing_gets_no_ask(tokenizer: object) -> None:
+    box = build_context([_text_doc("pilot.eml", THREAD)], tokenizer, chunk_tokens=60)
+    result = summarize(box, SummaryRequest(), _asks("", asks=False))
+    assert result.bullets and not any(b.text.startswith("Asks you") for b in result.bullets)
+    off = _asks("could you sign the attached NDA")
+    summarize(box, SummaryRequest(), off, asks=False)  # the earlier way: the model's third point, no ask read
+    assert [r.purpose for r in off.requests] == ["summary"] and "point3" in off.requests[0].user
+
+
+def test_the_latest_message_of_a_real_email_file(data_root: Path) -> None:
+    from assistant.documents import extract
+    from assistant.ttrag.compute.summarize.asks import latest_message
+
+    latest = latest_message(extract(data_root / "emails" / "unstructured_eml" / "family-day.eml"))
+    assert latest is not None and latest.subject == "Family Day" and latest.sender.startswith("Mallori Harrell")
+    assert "Make sure to RSVP!" in latest.body and not latest.body.startswith("From:")
+    mbox = extract(data_root / "emails" / "sa_nice.mbox")
+    last = latest_message(mbox)
+    assert last is not None and last.subject == "Wine release 20020904" and "release 20020904" in last.body

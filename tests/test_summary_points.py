@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from conftest import ScriptedGenerator
@@ -289,21 +290,28 @@ def test_a_document_of_no_known_kind_keeps_the_central_passage_summary(tokenizer
     assert summarize_by_kind(ctx, Models(ScriptedGenerator(_reader), embedder, None)) is None  # type: ignore[arg-type]
 
 
-def _report_reader(request: GenerationRequest) -> str:
-    """The reader of a report: its purpose where the opening states it, its finding where a passage states it,
-    no recommendation (the report makes none)."""
-    if request.purpose == "route":
-        return json.dumps({"route": "summarization", "target": ""})
-    asked = request.user.split("Question:")[-1]
-    passages = request.user.split("\n[")[1:]
-    for n, p in enumerate(passages, 1):
-        if "examine" in asked and "This report examines" in p:
-            return json.dumps({"found": True, "passage": n, "short_answer": "harbour safety",
-                               "answer": "This report examines harbour safety at Port Ellis."})
-        if "findings" in asked and "We found" in p:
-            return json.dumps({"found": True, "passage": n, "short_answer": "twelve collisions",
-                               "answer": "We found twelve collisions in 2019, all at night."})
-    return json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+PURPOSE = ("examine", "This report examines", "harbour safety", "This report examines harbour safety at Port Ellis.")
+
+
+def _reader_of(*answers: tuple[str, str, str, str]) -> Callable[[GenerationRequest], str]:
+    """A reader of a report: each ``(word of the question, words of the passage, short answer, answer)`` found
+    where the question and a passage read hold those words; else not found."""
+    def read(request: GenerationRequest) -> str:
+        if request.purpose == "route":
+            return json.dumps({"route": "summarization", "target": ""})
+        asked = request.user.split("Question:")[-1]
+        for n, p in enumerate(request.user.split("\n[")[1:], 1):
+            for cue, held, short, answer in answers:
+                if cue in asked and held in p:
+                    return json.dumps({"found": True, "passage": n, "short_answer": short, "answer": answer})
+        return json.dumps({"found": False, "passage": 0, "short_answer": "", "answer": ""})
+    return read
+
+
+#: the reader of a report: its purpose where the opening states it, its finding where a passage states it, no
+#: recommendation (the report makes none)
+_report_reader = _reader_of(PURPOSE, ("findings", "We found", "twelve collisions",
+                                      "We found twelve collisions in 2019, all at night."))
 
 
 def test_a_report_is_summarised_by_its_purpose_and_findings(tokenizer: object, embedder: object,
@@ -665,3 +673,60 @@ def test_a_notice_period_is_not_the_term(data_root: Path) -> None:
     assert not points.notice_only("This agreement lasts for 60 days.", clause + " The pilot runs for sixty (60) days.")
     assert not points.notice_only("This agreement lasts for 5 years.", clause)
     assert not points.notice_only("The agreement ends on 60 days' notice.", clause)  # it says notice itself
+
+
+SOURCES = ("Selected Resources\n\n"
+           'Kime, Patricia. "Lawmakers Act Fast with New Legislation on Harbour Safety." Harbour Times , May 7, 2013.\n'
+           "Farris, Coreen, Terry L. Schell and Terri Tanielian. Harbour Collisions: Recommendations for Care, "
+           "Research, and Policy . Santa Monica, CA: RAND Corporation, 2013.\n"
+           "U.S. Congress, House Committee on Transportation, Harbour Safety , 113th Cong., 1st sess., March 13, 2013 "
+           "(Washington, DC: GPO, 2013).\n"
+           'Sisk, Richard. "Harbour Pilots Investigated," Port News, May 15, 2013, at http://www.example.org/news/1\n')
+
+
+def test_a_list_of_sources_is_side_matter_under_any_heading() -> None:
+    # a newcomer's government report stated "Recommendations: The report recommends care, research, and policy"
+    # from a book's title in its "Selected Resources", and quoted two hearings as its key passages
+    prose = ("On March 26, 2015 the harbour master reviewed the 50 measures his predecessors had put in place, and "
+             "according to him the most recent data, gathered over the summer, shows fewer collisions at night, "
+             "fewer injuries, and a safer harbour overall for the pilots and the crews who use it every day, as "
+             "reported at https://example.org/harbour/report today.")
+    text = "HARBOUR SAFETY REPORT\n\nThis report examines harbour safety.\n\n" + prose + "\n\n" + SOURCES
+    side = side_spans(_doc(text, "harbour.txt"))
+    assert len(prose.split()) > 55
+    for entry in SOURCES.splitlines()[2:]:
+        at = text.index(entry)
+        assert any(a <= at and at + len(entry) <= b for a, b in side), entry
+    at = text.index(prose)
+    assert not any(a < at + len(prose) and at < b for a, b in side)  # prose that names its source is kept
+    # one entry alone in a paragraph is no list; nor are a contract's clauses between its filing's footers
+    one = side_spans(_doc("HARBOUR SAFETY REPORT\n\nThis report examines harbour safety.\n\n" +
+                          SOURCES.splitlines()[2] + "\n\nThe harbour opened in 1901.\n", "harbour.txt"))
+    assert one == []
+    footer = "Source: REED'S, INC., 10-Q, 11/13/2019"
+    clause = ('2. TERM. The "Term" of this Agreement shall commence on January 1, 2019 and end on December 31, '
+              "2021, unless terminated earlier, 2021.")
+    contract = _doc(f"SUPPLY AGREEMENT\n\nThis Agreement is made between Reed's, Inc. and the parties below.\n\n"
+                    f"{footer}\n{clause}\n{footer}\n", "supply.txt")
+    assert points.summary_kind(contract) == "contract"
+    at = contract.text.index(clause)
+    assert not any(a < at + len(clause) and at < b for a, b in side_spans(contract))
+
+
+#: the reader of the report below: its purpose, and its recommendations from a book's title in its sources
+_sources_reader = _reader_of(PURPOSE, ("recommend", "Recommendations for Care", "care, research, and policy",
+                                       "The report recommends care, research, and policy."))
+
+
+def test_a_point_read_from_a_list_of_sources_is_left_out(tokenizer: object, embedder: object,
+                                                         encoder: object) -> None:
+    parts = ["HARBOUR SAFETY REPORT\n\nThis report examines harbour safety at Port Ellis, because the number of "
+             "ships doubled."]
+    parts += [f"Section {i}. The pier {i} holds {i + 2} cranes and a store for tin." for i in range(20)]
+    ctx = build_context([_doc("\n\n".join([*parts, SOURCES * 2]), "harbour.txt")], tokenizer, chunk_tokens=60)
+    assert points.summary_kind(ctx.documents[0]) == "report"
+    answer = ask(ctx, "Summarize this report", Models(ScriptedGenerator(_sources_reader), embedder, encoder),  # type: ignore[arg-type]
+                 PipelineOptions())
+    assert "- Purpose: This report examines harbour safety at Port Ellis." in answer.text
+    assert "Recommendations:" not in answer.text and "recommendations" in answer.text.splitlines()[-1]
+    assert not any(s in answer.text for s in ("Kime", "Farris", "U.S. Congress", "Sisk"))  # no key passage either

@@ -55,7 +55,7 @@ from assistant.ttrag.compute.draft_points import is_whole, whole_fragment
 from assistant.ttrag.compute.summarize import pointcheck, points
 from assistant.ttrag.compute.summarize.choose import documents_asked
 from assistant.ttrag.compute.summarize.oneline import lead_line
-from assistant.ttrag.compute.summarize.sidematter import side_spans
+from assistant.ttrag.compute.summarize.sidematter import side_share, side_spans, source_spans
 from assistant.ttrag.context import Context, chunk_at, restricted
 from assistant.ttrag.generate import Reading, cite, part_of, rows_quoted, states_numbers, stream_answer
 from assistant.ttrag.grounding import terms
@@ -814,7 +814,7 @@ def _summarize(ctx: Context, question: str, focus: str, models: Models, opts: Pi
             return _Result(kind_summary.text, True, list(kind_summary.passages), [])
     with run.stage("summarization"):
         result = summarize.summarize(
-            ctx, request, models.generator, embedder=models.embedder, on_text=run.text,
+            ctx, request, models.generator, embedder=models.embedder, asks=opts.email_asks, on_text=run.text,
             on_progress=lambda done, total: run.emit(Progress("summarization", done, total, "calls")),
             note=run.note)
     return _Result(result.text, bool(result.bullets), list(result.passages), [])
@@ -924,6 +924,12 @@ def point_options(opts: PipelineOptions) -> PipelineOptions:
     return replace(opts, router=False, max_rewrites=0, fallback_top_k=0, min_found_p=opts.point_min_found_p)
 
 
+#: share of a passage at least that is a list of sources
+#: (:func:`~assistant.ttrag.compute.summarize.sidematter.source_spans`) for a summary's point to stand on it no
+#: more: a point whose cited passages all are is left out
+SIDE_POINT = 0.5
+
+
 def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: PipelineOptions,
            run: _Run) -> points.Point | None:
     """One point of a kind's summary read from ``ctx`` (one document), or None when it is not found."""
@@ -956,6 +962,10 @@ def _point(ctx: Context, point: points.PointQuestion, models: Models, opts: Pipe
             run.note("point_unsure", label=point.label, found_p=reading.found_p, sentence=reading.sentence)
             return None  # the reader is less sure than it is of the point's right answers (PointQuestion.found_p)
     cited = tuple(chunks[n - 1] for n in reading.supported_by if 1 <= n <= len(chunks)) or tuple(chunks[:1])
+    sources = source_spans(doc)
+    if sources and all(side_share(sources, c.start, c.end) >= SIDE_POINT for c in cited):
+        run.note("point_side_matter", label=point.label, sentence=reading.sentence)
+        return None  # a report's "recommendations" read from a book's title in its list of sources
     sentence = points.whole_point_sentence(reading.sentence, doc, cited, furniture)
     if not sentence or not points.has_form(sentence, point.form):
         return None

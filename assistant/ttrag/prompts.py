@@ -192,7 +192,10 @@ SUMMARY_SLOTS = {
                 "who will do what next"),
     "news": ("what happened, where and when", "who is involved and what they said or did",
              "what follows from it or happens next"),
-    "email": ("who writes and what they announce or ask", "what was decided, released or agreed",
+    # the second point asked "what was decided, released or agreed" until a newcomer's messages that decided
+    # nothing read "The travel request was approved" of "Please approve the travel request"
+    "email": ("who writes and what they announce or ask",
+              "the details it gives: what, when and where, with names, dates and figures as written",
               "what is still open or asked of the reader"),
     "spreadsheet": ("what the table lists: its columns", "its first rows, each with every value",
                     "its remaining rows, each with every value"),

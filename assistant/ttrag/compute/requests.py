@@ -98,14 +98,23 @@ class Reading:
 def own_text(message: Message) -> str:
     """The text the message's author wrote in it: the body less its signature and quoted earlier messages
     (``>`` lines too, where replies are written between them), at most :data:`MAX_TEXT_CHARS` characters."""
-    body = (message.body or "").replace("\r\n", "\n")
-    lines = [line for line in body.split("\n") if not line.lstrip().startswith(">")]  # before the greeting joins
+    return own_body(message.body or "")
+
+
+def own_body(body: str) -> str:
+    """:func:`own_text` of a message's body text."""
+    lines = [line for line in body.replace("\r\n", "\n").split("\n") if not line.lstrip().startswith(">")]
+    # (">" lines go before the signature is split off: a greeting would join them)
     return split_body("\n".join(lines)).text.strip()[:MAX_TEXT_CHARS]
 
 
 def request_prompt(message: Message, text: str) -> str:
     """The user turn: the sender, subject and ``text`` fenced as data, then :data:`TASK`."""
-    body = f"From: {message.sender}\nSubject: {message.subject}\n\n{text or '(no text)'}"
+    return _prompt(message.sender, message.subject, text)
+
+
+def _prompt(sender: str, subject: str, text: str) -> str:
+    body = f"From: {sender}\nSubject: {subject}\n\n{text or '(no text)'}"
     return f"{fence([Chunk(id=0, text=body, source='the email', start=0, end=len(body))])}\n{TASK}"
 
 
@@ -122,6 +131,15 @@ def _fold(text: str) -> tuple[str, list[int]]:
         out.append(ch)
         where.append(i)
     return "".join(out), where
+
+
+def quote_offset(quote: str, text: str) -> int:
+    """Where ``quote`` starts in ``text`` (spacing and quotation-mark style aside, letter case kept); -1 when
+    ``text`` does not hold it."""
+    needle = _fold(quote.strip())[0].strip()
+    folded, where = _fold(text)
+    at = folded.find(needle) if needle else -1
+    return where[at] if at >= 0 else -1
 
 
 def cited_sentence(quote: str, text: str) -> str:
@@ -166,8 +184,20 @@ def read_request(generator: Generator, message: Message, message_id: str, *, min
         Cancelled: the generator's request was cancelled.
         ModelError: the model failed.
     """
-    text = own_text(message)
-    raw = generator.complete(GenerationRequest(SYSTEM, request_prompt(message, text), max_tokens=max_tokens,
+    return read_request_of(generator, message.sender, message.subject, own_text(message), message_id,
+                           min_probability=min_probability, max_tokens=max_tokens)
+
+
+def read_request_of(generator: Generator, sender: str, subject: str, text: str, message_id: str, *,
+                    min_probability: float = MIN_PROBABILITY, max_tokens: int = 120) -> Request | None:
+    """:func:`read_request` of a message given by its sender, subject and own ``text`` (:func:`own_text`):
+    an e-mail read from a file's text (its summary's ask, :mod:`assistant.ttrag.compute.summarize.asks`).
+
+    Raises:
+        Cancelled: the generator's request was cancelled.
+        ModelError: the model failed.
+    """
+    raw = generator.complete(GenerationRequest(SYSTEM, _prompt(sender, subject, text), max_tokens=max_tokens,
                                                json_schema=REQUEST_SCHEMA, purpose="todo"))
     try:
         reply = json.loads(raw)
@@ -177,7 +207,7 @@ def read_request(generator: Generator, message: Message, message_id: str, *, min
     if not isinstance(reply, dict) or reply.get("asks_me") is not True or (probs and probs[0] < min_probability):
         return None
     quote = str(reply.get("quote") or "")
-    return Request(message_id, message.sender, message.subject, what=_SPACE.sub(" ", str(reply.get("what") or ""))
+    return Request(message_id, sender, subject, what=_SPACE.sub(" ", str(reply.get("what") or ""))
                    .strip(), quote=cited_sentence(quote, text), due=_given(reply.get("due"), text),
                    probability=probs[0] if probs else None)
 

@@ -12,7 +12,8 @@ patent's related applications):
 2. the authors' own summary when there is one (an abstract, an executive summary, "What GAO found", the
    summary of the invention, a meeting's decisions and action items) and a conclusion; for a contract the
    sentence that states each part's key fact, ranked by what a reader needs first (the term, the money,
-   the remedies); for an email thread the first and the latest messages;
+   the remedies); for an email thread the first and the latest messages (and what the latest asks of the
+   reader, from that message's own read: :mod:`.asks`);
 3. the definitions, an outline of the headings and each part's opening (``in detail`` only);
 4. the central sentences: those most like the document as a whole (TF-IDF cosine to the centroid of its
    sentences, a mild preference for the opening, chosen with diversity), until the budget is spent;
@@ -37,8 +38,9 @@ The package, one module per concern: :mod:`.request` (what is asked: focus, leng
 named), :mod:`.choose` (which open document that is), :mod:`.structure` (document kind, headings and
 parts), :mod:`.titles` (the title that names a document), :mod:`.sidematter` (what a summary leaves out),
 :mod:`.central` (central sentences), :mod:`.passages` (openings, a contract part's key sentence),
-:mod:`.plan` (the reading plan within a budget), :mod:`.support` (support checks) and :mod:`.write` (the
-model's points, checked, numbered and rendered: :func:`summarize`).
+:mod:`.plan` (the reading plan within a budget), :mod:`.support` (support checks), :mod:`.asks` (what an
+e-mail asks of its reader) and :mod:`.write` (the model's points, checked, numbered and rendered:
+:func:`summarize`).
 """
 
 from __future__ import annotations

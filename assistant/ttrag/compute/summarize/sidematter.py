@@ -1,8 +1,9 @@
 """Side matter a summary leaves out: advertising, navigation and sharing lines, lines repeated on many pages
 (running headers, footers), transcript noise (a turn that is only ``{vocalsound}`` or "Um, okay."), legal
 boilerplate sentences wherever they stand (a forward-looking statements notice, an e-mail's confidentiality
-footer) and a call's logistics (being recorded, listen-only mode, the replay), and the sections nobody
-summarizes (references, related applications, acknowledgements, contents, the list of drawings)."""
+footer) and a call's logistics (being recorded, listen-only mode, the replay), the sections nobody
+summarizes (references, related applications, acknowledgements, contents, the list of drawings) and, under
+any heading, a list of sources (a bibliography's entries, links)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from assistant.ttrag.compute.summarize.structure import (
     SPEAKER_LINE,
     TRANSCRIPT_TAG,
     Heading,
+    document_kind,
     is_transcript,
     section_end,
 )
@@ -67,6 +69,20 @@ _BOILERPLATE = re.compile(
     r"in a (?:few )?(?:minutes?|moments?)|shortly|in (?:more|greater|further) details?|more details?)\b|"
     r"(?:call|conference|webcast)\b[^.]{0,40}\b(?:is|are|will be) (?:being )?(?:recorded|available for replay)",
     re.I)
+# a line that cites a source: an entry of a bibliography or of a list of sources, news articles or hearings
+# ('Kime, Patricia. "Lawmakers Act Fast ..." Army Times , May 7, 2013.', "U.S. Congress, ..., 113th Cong., 1st sess.,
+# ... (Washington, DC: GPO, 2013).", "... 42 p. http://www.gao.gov/products/GAO-11-579"): a link, or a date with
+# the fields of a reference (volume, number, pages, session, a publisher's place) and two commas or more
+_LINK = re.compile(r"https?://|www\.", re.I)
+_REFERENCE_FIELD = re.compile(
+    r"\(\d{4}\)|\b(?:19|20)\d{2}\)?[.,]?\s*$|\bpp?\.\s*\d|\bvol\.\s*\d|\bno\.\s*\d|\bsess\.|\brept\.|"
+    r"\b\d+\s*[-\u2013]\s*\d+\.?\s*$|\((?:[A-Z][\w .]+):\s*[^)]*\d{4}\)|\bet al\.|\bretrieved\b|"
+    r"\bavailable (?:at|from)\b|\baccessed\b", re.I)
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+#: words at most of a line that cites a source; a longer one is prose that names its source (a chronology's entry
+#: of 63 words ending in a link, among the dev half's government reports)
+CITATION_WORDS = 55
+CITATION_RUN = 3  # lines that cite a source, at least, among a line and the two non-empty lines each side of it
 _GLUED = re.compile(r"(?<=[a-z]{2}[.!?])(?=[A-Z][a-z])")  # "being recorded.I would now": no space after the stop
 _FILLER = re.compile(r"\b(?:um+|uh+|hmm+|mm+|ah+|oh|okay|ok|yeah|yes|no|right|so|well|alright|sure|"
                      r"mm-hmm|uh-huh)\b", re.I)
@@ -118,6 +134,35 @@ def boilerplate_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
     return [(start + a, start + b) for a, b in _unglued_sentences(text) if is_boilerplate(text[a:b])]
 
 
+def cites_source(line: str) -> bool:
+    """Whether ``line`` (stripped) reads as an entry of a list of sources (:data:`_REFERENCE_FIELD`): at most
+    :data:`CITATION_WORDS` words, with a link, or with a year, a reference's field and two commas or more."""
+    if len(line) < 20 or len(line.split()) > CITATION_WORDS:
+        return False
+    return bool(_LINK.search(line)) or (line.count(",") >= 2 and bool(_YEAR.search(line))
+                                         and bool(_REFERENCE_FIELD.search(line)))
+
+
+def source_list_spans(lines: Sequence[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """The spans of ``lines`` ((start, end, stripped text) each) that are entries of a list of sources: lines
+    that cite one (:func:`cites_source`) with :data:`CITATION_RUN` or more such lines among it and the two
+    non-empty lines on each side (a bibliography under any heading: "Selected Resources", "Related GAO
+    Products"; a patent's list of publications); a line that cites a source alone in prose is kept."""
+    filled = [(a, b, s) for a, b, s in lines if s]
+    cites = [cites_source(s) for _a, _b, s in filled]
+    return [(a, b) for i, (a, b, _s) in enumerate(filled)
+            if cites[i] and sum(cites[max(0, i - 2):i + 3]) >= CITATION_RUN]
+
+
+def source_spans(doc: Document, lines: Sequence[tuple[int, int, str]] | None = None) -> list[tuple[int, int]]:
+    """:func:`source_list_spans` of ``doc`` (its :func:`text_lines`, or ``lines``); none in a contract, an e-mail,
+    a sheet or a transcript: a contract's clause lines sit between its filing's footers ("Source: REED'S, INC.,
+    10-Q, 11/13/2019"), which cite a source too, and on CUAD a term clause would have been read as one."""
+    if document_kind(doc) in ("contract", "email", "spreadsheet", "meeting"):
+        return []
+    return source_list_spans(text_lines(doc.text) if lines is None else lines)
+
+
 def text_lines(text: str) -> list[tuple[int, int, str]]:
     """Each line of ``text`` as (start, end without its line break, stripped text)."""
     lines: list[tuple[int, int, str]] = []
@@ -158,6 +203,7 @@ def side_spans(doc: Document, hs: Sequence[Heading] = ()) -> list[tuple[int, int
         if promo and words <= 3:  # "Advertisement", "Sponsored": the paragraph after it is the advert
             advert = 1
     spans.extend(page_number_spans(lines))
+    spans.extend(source_spans(doc, lines))
     for i, h in enumerate(hs):
         if _SIDE_SECTION.match(h.title):
             spans.append((h.start, section_end(hs, i, len(text))))

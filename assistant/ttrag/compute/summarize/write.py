@@ -12,6 +12,7 @@ from assistant.documents.chunk import sentence_spans
 from assistant.models.base import Embedder, GenerationRequest, Generator
 from assistant.records import Chunk, Document
 from assistant.text.subjects import base_subject
+from assistant.ttrag.compute.summarize.asks import ask_point
 from assistant.ttrag.compute.summarize.plan import DETAIL_BUDGET, GIST_BUDGET, Planned, reading_plan
 from assistant.ttrag.compute.summarize.request import Form, SummaryRequest
 from assistant.ttrag.compute.summarize.sidematter import is_boilerplate
@@ -236,7 +237,7 @@ def _completed(statement: str, passages: Sequence[Chunk]) -> str:
 
 
 def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, embedder: Embedder | None = None,
-              on_text: Callable[[str], None] = lambda s: None,
+              asks: bool = True, on_text: Callable[[str], None] = lambda s: None,
               on_progress: Callable[[int, int], None] = lambda done, total: None,
               note: Callable[..., None] = lambda stage, **detail: None) -> Summary:
     """Summarize the context's documents (or the part ``request.focus`` names).
@@ -247,6 +248,8 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
             :data:`MAX_MAP_CALLS` map calls of :data:`DETAIL_BULLETS_PER_CALL`) and form.
         generator: the LLM (its ``stream`` may raise :class:`~assistant.errors.Cancelled`).
         embedder: pre-filter embeddings for a focus (None: BM25 alone).
+        asks: the gist of one e-mail or thread says what its latest message asks of the reader from that
+            message's own read (:mod:`.asks`), in place of the model's third point.
         on_text: receives the summary, one checked bullet at a time.
         on_progress: ``(calls done, calls planned)``.
         note: trace events (``summary_plan``, ``summary_check``).
@@ -274,6 +277,11 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
     groups = _groups(passages, DETAIL_BUDGET) if request.detail else [list(range(len(passages)))]
     groups = groups[:calls]
     per_call = DETAIL_BULLETS_PER_CALL if request.detail else GIST_BULLETS
+    slots = focus_slots(request.focus) if request.focus else gist_slots(passages, kind)
+    email = [d for d in ctx.documents if d.source == passages[0].source] if asks and kind == "email" and \
+        not request.detail and request.form == "bullets" and slots == list(SUMMARY_SLOTS["email"]) else []
+    if email:
+        slots = slots[:-1]  # what is asked of the reader: the latest message's own read, below
     kept: list[Bullet] = []
     dropped: list[str] = []
     shown = 0
@@ -285,14 +293,14 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
     # which the model then tends to copy) gives its place to another passage's sentence
     titles = [_title(d, 100_000) for d in ctx.documents if d.source in {c.source for c in passages}] \
         if lead and not request.detail else []
-    on_progress(0, len(groups))
+    total = len(groups) + bool(email)
+    on_progress(0, total)
     for g, members in enumerate(groups):
         local = [passages[i] for i in members]
         if request.detail:
             replies, fit = _write(generator, local, kind, request, per_call, "summary" if g == 0 else "summary_map")
         else:
-            replies, fit = _write_points(generator, local, focus_slots(request.focus) if request.focus else
-                                         gist_slots(local, kind))
+            replies, fit = _write_points(generator, local, slots)
         if fit.cut:  # checked against the passages as the model read them
             note("summary_fit", call=g + 1, **fit.trace())
             local, members = fit.chunks, members[:len(fit.chunks)]
@@ -310,7 +318,14 @@ def summarize(ctx: Context, request: SummaryRequest, generator: Generator, *, em
             if text:
                 on_text(("\n" if shown else "") + text)
                 shown = len(kept)
-        on_progress(g + 1, len(groups))
+        on_progress(g + 1, total)
+    if email:
+        point = ask_point(generator, ctx, email[0], passages)
+        note("summary_ask", point=point[0] if point else "")
+        if point is not None:
+            passages += [point[1]] if point[1] not in passages else []
+            kept.append(Bullet(point[0], (passages.index(point[1]) + 1,)))
+        on_progress(total, total)
     note("summary_check", kept=len(kept), dropped=dropped)
     if not kept:
         kept = [b for b in _extractive(passages, per_call + 1) if not any(_restates(b.text, t) for t in titles)]
