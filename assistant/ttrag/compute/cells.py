@@ -191,12 +191,13 @@ def written_as(value: str, question: str) -> str:
 
 
 def compared_in(question: str) -> list[tuple[Compare, str]]:
-    """The figures and years ``question`` compares with, each after its comparison's words ("over 2,000":
-    ``(">", "2,000")``; "before 2012"), in order; a range's two ends included."""
+    """The figures and dates ``question`` compares with, each after its comparison's words ("over 2,000":
+    ``(">", "2,000")``; "before 2012", "before April 2024"), in order; a range's two ends included."""
     text = " ".join(question.split())
     found: list[tuple[Compare, str]] = []
     for m in re.finditer(rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}\.\d{{1,2}}\.\d{{4}}|"
-                         rf"(?<![\w.,-])[$\u20ac\u00a3]?\s*{_FIGURE.pattern}(?![\w]|[-./]\d)", text):
+                         rf"\b(?:\d{{1,2}}\.?\s+)?{_MONTH}\s+\d{{4}}\b|"  # "before April 2024", "vor dem 1. März 2024"
+                         rf"(?<![\w.,-])[$\u20ac\u00a3]?\s*{_FIGURE.pattern}(?![\w]|[-./]\d)", text, re.I):
         compare = _compared_before(text, m.start())
         if compare:
             found.append((compare, m[0].strip(" $\u20ac\u00a3")))

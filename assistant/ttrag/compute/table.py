@@ -366,9 +366,13 @@ def parse_query(raw: str, table: Table, question: str,
         if not any(k.column == f.column for k in kept):
             kept.append(f)
     for compare, value in cells.compared_in(question):
-        # "How many invoices over 2,000 are still unpaid?" was queried as the unpaid ones alone
+        # "How many invoices over 2,000 are still unpaid?" was queried as the unpaid ones alone: the comparison
+        # goes to the one column it can be made in, else the query is refused
         if not any(k.compare and cells.same_value(k.value, value) for k in kept):
-            return None, f"the query leaves out the comparison {compare} {value}"
+            held = _compared_column(table, question, value, {k.column for k in kept})
+            if not held:
+                return None, f"the query leaves out the comparison {compare} {value}"
+            kept.append(Filter(held, value, compare))
     if operation == "count" and not kept and column:
         # "How many contracts have a non-compete clause?" was queried as a count of the column "Non-Compete": the
         # rows that have one
@@ -386,6 +390,35 @@ def parse_query(raw: str, table: Table, question: str,
         # a count or a list of every row is never what a question over a table asks
         return None, f"a {operation} of every row"
     return Query(operation, column, tuple(kept)), ""
+
+
+def _compared_column(table: Table, question: str, value: str, filtered: set[str]) -> str:
+    """The one column a comparison with ``value`` the query left out can be made in: of the columns not
+    ``filtered``, those of the value's kind (:func:`_value_kind`: a figure's, a date's or a year's), narrowed
+    to those ``question`` names where it names any; '' where there is none or several ("over 2,000" of a sheet
+    with an Amount and a Total, or a bare year of a sheet with a date and a figure)."""
+    kinds = {"figure"} if cells.date_of(value) is None else {"date", "year"} if number(value) is None else \
+        {"figure", "date", "year"}
+    found = [c for c in table.columns if c not in filtered and _value_kind(table, c) in kinds]
+    named = [c for c in found if _named(c, question)]
+    found = named or found
+    return found[0] if len(found) == 1 else ""
+
+
+def _value_kind(table: Table, column: str) -> str:
+    """What 4 in 5 of ``column``'s filled cells are: ``date`` (a date that is no number: "2024-03-15",
+    "15.03.2024"), ``year`` (a number that reads as a year), ``figure`` (numbers, years among them), or ''."""
+    filled = [c for c in (table.cell(r, column) for r in table.rows) if c.strip()]
+    if not filled:
+        return ""
+    numbers = [number(c) is not None for c in filled]
+    dates = [cells.date_of(c) is not None for c in filled]
+    least = 0.8 * len(filled)
+    if sum(d and not n for d, n in zip(dates, numbers, strict=True)) >= least:
+        return "date"
+    if sum(d and n for d, n in zip(dates, numbers, strict=True)) >= least:
+        return "year"
+    return "figure" if sum(numbers) >= least else ""
 
 
 def _with_range(pairs: list[tuple[str, str]], question: str) -> list[tuple[str, str]]:
