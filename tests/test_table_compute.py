@@ -477,6 +477,21 @@ def test_no_condition_of_the_question_is_left_out_of_the_query(tmp_path: Path) -
     assert query is not None and table.compute(orders, query).value == 1, why
     query, why = ordered("How many unpaid orders were placed before April 2024?")
     assert query is not None and table.compute(orders, query).value == 1, why  # the one column of dates
+    # a newcomer's French "plus de 1 500" was read as "> 1": a figure grouped by spaces is one figure; German
+    # "über 1.500" (1,500 or 1.5) is no comparison made for the query
+    query, why = parsed("Combien de factures de plus de 1 500 ne sont pas encore payées ?", [("Paid", "No")])
+    assert query is not None and [r.cells[0] for r in table.compute(invoices, query).rows] == ["INV-1", "INV-5"], why
+    query, why = parsed("Combien de factures de plus de 2\u202f100 ne sont pas encore payées ?", [("Paid", "No")])
+    assert query is not None and [r.cells[0] for r in table.compute(invoices, query).rows] == ["INV-1"], why
+    query, why = parsed("Wie viele Rechnungen über 2.000 sind unbezahlt (not paid)?", [("Paid", "No")])
+    assert query is None and why == "the query leaves out the comparison > 2.000"
+    # a total that names no column is the total of the one column of figures
+    summed = table.parse_query(json.dumps({"operation": "sum", "column": "Amount", "filters": [
+        {"column": "Paid", "value": "No"}]}), invoices, "What is the total of the unpaid invoices?")
+    assert summed[0] is not None and table.compute(invoices, summed[0]).value == 5500.0, summed[1]
+    two = table.parse_query(json.dumps({"operation": "sum", "column": "Amount", "filters": [
+        {"column": "Paid", "value": "No"}]}), orders, "What is the total of the unpaid orders?")
+    assert two[0] is None and two[1] == "the question does not name the column 'Amount'"  # Amount or Shipping
     # a column whose name is itself negated is named, not negated ("a non-compete clause")
     labels = tmp_path / "labels.csv"
     with labels.open("w", newline="") as f:

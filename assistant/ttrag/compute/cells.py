@@ -18,6 +18,8 @@ Compare = Literal["<", "<=", ">", ">="]
 
 _NUMBER = re.compile(r"^\(?-?[$\u20ac\u00a3]?\s*-?\d[\d,' ]*(?:\.\d+)?\s*%?\)?$")
 _FIGURE = re.compile(r"-?\d[\d,']*(?:\.\d+)?")
+# a figure grouped by spaces, as French and SI write it ("1 500", "12\u202f000,50": the comma a decimal one)
+_SPACED = r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?(?![\d])"
 _WHOLE_FIGURE = re.compile(r"^\s*[$\u20ac\u00a3]?\s*-?\d[\d,']*(?:\.\d+)?\s*(?:%|[$\u20ac\u00a3]|[A-Za-z]{1,5})?\s*$")
 
 _MONTHS = {
@@ -99,6 +101,9 @@ def number(cell: str) -> float | None:
 def figure_in(value: str) -> float | None:
     """The figure a value is (``5,000``, ``€5,000``, ``5000 EUR``, ``12%``), else None: a value that is more
     than a figure with its currency or unit ("Steel bolt M8") is none."""
+    spaced = re.search(_SPACED, value)
+    if spaced:  # "1 500" is 1500, "1 500,50" is 1500.5
+        value = value.replace(spaced[0], re.sub(r"\s", "", spaced[0]).replace(",", "."))
     if not _WHOLE_FIGURE.match(value):
         return None
     found = _FIGURE.findall(value)
@@ -184,7 +189,7 @@ def written_as(value: str, question: str) -> str:
     want = figure_in(value)
     if want is None:
         return ""
-    for m in re.finditer(rf"(?<![\w.,]){_FIGURE.pattern}(?![\w])", question):
+    for m in re.finditer(rf"(?<![\w.,]){_SPACED}|(?<![\w.,]){_FIGURE.pattern}(?![\w])", question):
         if figure_in(m[0]) == want:
             return m[0]
     return ""
@@ -197,6 +202,7 @@ def compared_in(question: str) -> list[tuple[Compare, str]]:
     found: list[tuple[Compare, str]] = []
     for m in re.finditer(rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}|\d{{1,2}}\.\d{{1,2}}\.\d{{4}}|"
                          rf"\b(?:\d{{1,2}}\.?\s+)?{_MONTH}\s+\d{{4}}\b|"  # "before April 2024", "vor dem 1. März 2024"
+                         rf"(?<![\w.,-])[$\u20ac\u00a3]?\s*{_SPACED}|"  # "plus de 1 500" was read as "> 1"
                          rf"(?<![\w.,-])[$\u20ac\u00a3]?\s*{_FIGURE.pattern}(?![\w]|[-./]\d)", text, re.I):
         compare = _compared_before(text, m.start())
         if compare:

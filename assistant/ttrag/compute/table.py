@@ -382,7 +382,9 @@ def parse_query(raw: str, table: Table, question: str,
             counts_items(question, kept):
         # "How many cordless drills do we have in Leipzig?" asks for the drills, not for the rows that hold them
         return Query("sum", quantity, tuple(kept)), ""
-    if operation in ("sum", "average", "max", "min", "value") and not _named(column, question):
+    if operation in ("sum", "average", "max", "min", "value") and not _named(column, question) and not (
+            operation != "value" and _only_figures(table, column)):
+        # "What is the total of the unpaid invoices?" names no column: the sheet's one column of figures is summed
         return None, f"the question does not name the column {column!r}"
     if operation == "value" and column in {f.column for f in kept}:
         return None, f"a lookup of {column} in the rows it filters"
@@ -397,12 +399,19 @@ def _compared_column(table: Table, question: str, value: str, filtered: set[str]
     ``filtered``, those of the value's kind (:func:`_value_kind`: a figure's, a date's or a year's), narrowed
     to those ``question`` names where it names any; '' where there is none or several ("over 2,000" of a sheet
     with an Amount and a Total, or a bare year of a sheet with a date and a figure)."""
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+", value.strip()):
+        return ""  # "über 1.500": 1,500 as German writes it, or 1.5
     kinds = {"figure"} if cells.date_of(value) is None else {"date", "year"} if number(value) is None else \
         {"figure", "date", "year"}
     found = [c for c in table.columns if c not in filtered and _value_kind(table, c) in kinds]
     named = [c for c in found if _named(c, question)]
     found = named or found
     return found[0] if len(found) == 1 else ""
+
+
+def _only_figures(table: Table, column: str) -> bool:
+    """Whether ``column`` is the table's one column of figures (:func:`_value_kind`; a year's column is none)."""
+    return [c for c in table.columns if _value_kind(table, c) == "figure"] == [column]
 
 
 def _value_kind(table: Table, column: str) -> str:
