@@ -68,10 +68,16 @@ DECIDED = re.compile(r"\b(agree[sd]?|approved?|approves|decided?|decision|order(
 #: the e-mail gist's points before this change: the second asked for what was decided
 DECIDED_SLOTS = ("who writes and what they announce or ask", "what was decided, released or agreed",
                  "what is still open or asked of the reader")
+#: a trial, not adopted: the first point asked for what the message is about, not "what they announce or ask" (a
+#: request was written as an announcement: "Priya Raman announces the Q3 carrier cost breakdown"); it wrote asks
+#: into messages that ask nothing instead (results/summary-asks-about.md)
+ABOUT_SLOTS = ("who writes and what the message is about",
+               "the details it gives: what, when and where, with names, dates and figures as written",
+               "what is still open or asked of the reader")
 #: way -> (``email_asks``, the e-mail gist's slots: None = as shipped)
 WAYS: dict[str, tuple[bool, tuple[str, ...] | None]] = {
-    "asks read": (True, None), "asks read, decided slot": (True, DECIDED_SLOTS),
-    "model's point, decided slot": (False, DECIDED_SLOTS)}
+    "asks read": (True, None), "asks read, about slot": (True, ABOUT_SLOTS),
+    "asks read, decided slot": (True, DECIDED_SLOTS), "model's point, decided slot": (False, DECIDED_SLOTS)}
 
 
 def points(text: str) -> list[str]:
@@ -87,6 +93,7 @@ def judge(name: str, asks_me: bool, text: str, message: str) -> dict[str, Any]:
     out: dict[str, Any] = {"points": len(lines), "decided": bool(decided), "decided_points": decided}
     if asks_me:
         out["stated"] = any(re.search(ASKS[name], ln, re.I) for ln in lines)
+        out["announced"] = any(re.search(r"\bannounc", ln, re.I) for ln in lines)  # a request called an announcement
         if name in DUE:
             out["due"] = any(re.search(DUE[name], ln, re.I) for ln in lines)
     else:
@@ -106,7 +113,9 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--limit", type=int, default=0, help="at most N messages (0: all)")
     ap.add_argument("--out", type=Path, default=HERE / "results" / "summary-asks")
+    ap.add_argument("--ways", default=";".join(WAYS), help="the ways to run, separated by ; (default: all)")
     args = ap.parse_args()
+    ways_run = {w: WAYS[w] for w in args.ways.split(";")}
     labels = sorted(load_labels(args.data), key=lambda r: split_key(r[0]))
     halves = {name: "dev" if i % 2 == 0 else "test" for i, (name, *_rest) in enumerate(labels)}
     labels = labels[:args.limit] if args.limit else labels
@@ -122,7 +131,7 @@ def main() -> None:
             continue
         ctx = build_context(docs, tokenizer)
         row: dict[str, Any] = {"message": name, "half": halves[name], "asks_me": asks_me, "reason": reason}
-        ways = list(WAYS.items())  # which runs first rotates: a later one reads the first's cached prefix
+        ways = list(ways_run.items())  # which runs first rotates: a later one reads the first's cached prefix
         k = len(rows) % len(ways)
         for way, (on, slots) in ways[k:] + ways[:k]:
             opts = dataclasses.replace(store.settings.pipeline, email_asks=on)
@@ -134,35 +143,37 @@ def main() -> None:
         prompts.SUMMARY_SLOTS["email"] = SHIPPED
         rows.append(row)
         print(f"{name} ({'asks' if asks_me else 'no ask'}): " + " | ".join(
-            f"{w} {row[w].get('stated', row[w].get('claimed'))} {row[w]['s']} s" for w in WAYS), flush=True)
+            f"{w} {row[w].get('stated', row[w].get('claimed'))} {row[w]['s']} s" for w in ways_run), flush=True)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=HERE).stdout.strip()
     md = ["# E-mail summaries: the ask stated, by when, and no ask claimed where there is none", "",
-          f"Command: `.venv/bin/python benchmarks/summary_asks.py{f' --limit {args.limit}' if args.limit else ''}`  ",
+          "Command: `.venv/bin/python benchmarks/summary_asks.py" + (f" --limit {args.limit}" if args.limit else "") +
+          (f" --ways '{args.ways}'" if set(ways_run) != set(WAYS) else "") + f" --out {args.out}`  ",
           f"Commit: {commit} (plus the working tree). Machine: {machine()}. Date: {time.strftime('%Y-%m-%d %H:%M')}. "
           "Bundled 1.5B reader, default settings but ``email_asks``, warm; the ways on a message one after the "
           "other, which one first rotating (a later one reads the first's passages from the model's cache).  ",
           "**Settings chosen on:** the dev half (``email_asks``); the test half is reported beside it, read once.",
-          "", "| half | measure | " + " | ".join(WAYS) + " |", "|---|---|" + "---|" * len(WAYS)]
+          "", "| half | measure | " + " | ".join(ways_run) + " |", "|---|---|" + "---|" * len(ways_run)]
     for half in ("dev", "test", "all"):
         part = [r for r in rows if half in ("all", r["half"])]
         for key, label in (("stated", "asks stated (messages that ask)"), ("due", "by when stated (a date given)"),
                            ("claimed", "an ask claimed (messages that ask nothing)"),
-                           ("decided", "a decision claimed in words the message does not hold")):
+                           ("decided", "a decision claimed in words the message does not hold"),
+                           ("announced", "a message that asks said to announce (a point says announces)")):
             cells = []
-            for way in WAYS:
+            for way in ways_run:
                 k, n, ci = _share([r[way] for r in part], key)
                 cells.append(f"{k} of {n}" + (f" ({k / n:.2f} [{ci[1]:.2f}, {ci[2]:.2f}])" if ci and n else ""))
             md.append(f"| {half} | {label} | " + " | ".join(cells) + " |")
         md.append(f"| {half} | points a summary, mean | " + " | ".join(
-            f"{statistics.mean(r[w]['points'] for r in part):.2f}" if part else "-" for w in WAYS) + " |")
+            f"{statistics.mean(r[w]['points'] for r in part):.2f}" if part else "-" for w in ways_run) + " |")
         md.append(f"| {half} | seconds a summary, p50 | " + " | ".join(
-            f"{statistics.median(r[w]['s'] for r in part):.1f}" if part else "-" for w in WAYS) + " |")
+            f"{statistics.median(r[w]['s'] for r in part):.1f}" if part else "-" for w in ways_run) + " |")
     md += ["", "## The summaries", ""]
     for r in rows:
         md += [f"### {r['message']} ({r['half']}; {'asks' if r['asks_me'] else 'asks nothing'}: {r['reason']})", ""]
-        for way in WAYS:
-            verdict = {k: v for k, v in r[way].items() if k in ("stated", "due", "claimed", "decided")}
+        for way in ways_run:
+            verdict = {k: v for k, v in r[way].items() if k in ("stated", "due", "claimed", "decided", "announced")}
             md += [f"{way} ({r[way]['s']} s; {verdict}):", "", "```", r[way]["text"], "```", ""]
     write(args.out, md, {"machine": machine(), "commit": commit, "rows": rows})
 

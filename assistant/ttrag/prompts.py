@@ -194,6 +194,8 @@ SUMMARY_SLOTS = {
              "what follows from it or happens next"),
     # the second point asked "what was decided, released or agreed" until a newcomer's messages that decided
     # nothing read "The travel request was approved" of "Please approve the travel request"
+    # (asked "what the message is about" instead, the model wrote asks into two messages that ask nothing:
+    # benchmarks/results/summary-asks-about.md)
     "email": ("who writes and what they announce or ask",
               "the details it gives: what, when and where, with names, dates and figures as written",
               "what is still open or asked of the reader"),
