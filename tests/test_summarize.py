@@ -500,3 +500,25 @@ def test_the_latest_message_of_a_real_email_file(data_root: Path) -> None:
     mbox = extract(data_root / "emails" / "sa_nice.mbox")
     last = latest_message(mbox)
     assert last is not None and last.subject == "Wine release 20020904" and "release 20020904" in last.body
+
+
+def test_a_message_quoted_below_a_reply_or_a_forward_is_no_later_message() -> None:
+    from assistant.ttrag.compute.summarize.asks import latest_message
+
+    reply = ("From: Maria Lopez <maria@example.com>\nSubject: RE: Contract\n\nCould you send the signed copy by "
+             "Friday?\n\n-----Original Message-----\nFrom: Sam Carter <sam@example.com>\nSubject: Contract\n\n"
+             "Here is the contract. Please review it.\n")
+    latest = latest_message(_text_doc("reply.eml", reply))
+    assert latest is not None and latest.sender.startswith("Maria") and "signed copy" in latest.body
+    assert "Please review it" not in latest.body
+    forward = ("From: Ana <ana@example.com>\nSubject: Fwd: Offer\n\nFYI: can you answer them by Monday?\n\n"
+               "---------- Forwarded message ---------\nFrom: Shop <shop@example.com>\nSubject: Offer\n\nBuy now.\n")
+    latest = latest_message(_text_doc("fwd.eml", forward))
+    assert latest is not None and latest.subject == "Fwd: Offer"
+    outlook = ("From: Maria Lopez <maria@example.com>\nSubject: RE: Expo\n\nDid you get a chance to review my "
+               "previous email?\n\nFrom: Maria Lopez [mailto:maria@example.com]\nSent: Wednesday, March 29, 2023 "
+               "12:30 PM\nSubject: Expo\n\nWould you like the attendee list?\n")
+    latest = latest_message(_text_doc("outlook.eml", outlook))
+    assert latest is not None and latest.subject == "RE: Expo" and "attendee list" not in latest.body
+    thread = latest_message(_text_doc("pilot.eml", THREAD))  # two messages one after the other: the second
+    assert thread is not None and thread.subject == "Re: Pilot dates"

@@ -25,6 +25,12 @@ from assistant.ttrag.context import Context, chunk_at
 
 LABEL = "Asks you"
 _HEADER = re.compile(r"^(From|Subject):[ \t]*(.*)$", re.M)
+# a line that puts an earlier message below a reply or a forward: the "From:" block after it is that earlier
+# message, not a later one ("-----Original Message-----", "---------- Forwarded message ---------")
+# Outlook's header of the message a reply quotes below it ("From: ... [mailto:...]", "Sent: Wednesday, ...")
+_SENT = re.compile(r"^Sent:[ \t]", re.M)
+_EARLIER = re.compile(r"^\s*(?:-{2,}\s*(?:original|forwarded) message\s*-{2,}|begin forwarded message:?)\s*$",
+                      re.I | re.M)
 
 
 @dataclass(frozen=True)
@@ -39,12 +45,17 @@ class LatestMessage:
 
 
 def latest_message(doc: Document) -> LatestMessage | None:
-    """The document's last message (:func:`~.structure.message_starts`): its header lines up to the first
-    blank line, its body up to the end of the segment it is in (an attachment's text is not its body);
-    None when the document does not open with header lines."""
-    start = message_starts(doc)[-1]
+    """The document's last message (:func:`~.structure.message_starts`; a message quoted below a reply or a
+    forward, after "-----Original Message-----" or under Outlook's "Sent:" header, is an earlier one): its
+    header lines up to the first blank line, its body up to the message it quotes or the end of the segment it
+    is in (an attachment's text is not its body); None when the document does not open with header lines."""
+    starts = message_starts(doc)
+    later = [at for at in starts if not _EARLIER.search(doc.text[max(0, at - 120):at])
+             and not _SENT.search(doc.text[at:at + 600].partition("\n\n")[0])]
+    start = later[-1] if later else 0
     i = doc.segment_at(start)
-    end = doc.offsets[i] + len(doc.segments[i].text) if i >= 0 else len(doc.text)
+    end = min([doc.offsets[i] + len(doc.segments[i].text) if i >= 0 else len(doc.text),
+               *(at for at in starts if at > start)])  # the earlier message it quotes is not its text
     head, sep, _ = doc.text[start:end].partition("\n\n")
     fields = {m.group(1): m.group(2).strip() for m in _HEADER.finditer(head)}
     if not sep or "From" not in fields:
