@@ -97,7 +97,8 @@ def gist_message(store: ModelStore, message: Message, message_id: str, *, cancel
         summary = summarize_by_kind(context, store.models(wait=False), store.settings.pipeline, gist=True,
                                     cancel=cancel, emit=lambda e: _progress(e, emit))
         if summary is None:  # a kind with no points (or none found): the summary from central passages
-            summary = summarize(context, SummaryRequest(), generator,
+            # no ask read: what a mail attached to this one asks is not asked of the reader
+            summary = summarize(context, SummaryRequest(), generator, asks=False,
                                 on_progress=lambda done, total: emit(Progress(STAGE, done, total, "calls")))
     text, passages = one_line(summary, context.documents)
     prefix = f"{message_id}/"
